@@ -1,0 +1,33 @@
+# Keyframe — the two commands of the README are `make samples` and `make test`.
+SWIFT        ?= swift
+CONFIG       ?= release
+BUILD_FLAGS  ?= -c $(CONFIG)
+OUT          ?= out
+KEYFRAME      = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/keyframe
+
+.PHONY: all deps build samples test bench clean
+
+all: build
+
+# Install what the build needs (libpng headers, pkg-config) when it is missing.
+deps:
+	@Scripts/ensure-deps.sh
+
+build: deps
+	$(SWIFT) build $(BUILD_FLAGS) --product keyframe
+
+# The main job: convert (and, as it grows, render) every bundled sample into $(OUT)/.
+samples: build
+	@Scripts/run-samples.sh "$(KEYFRAME)" "$(OUT)"
+
+# Every test. Corpus conformance tests read ../shared and are skipped with a message when it is absent.
+test: deps
+	$(SWIFT) build --build-tests
+	$(SWIFT) test --skip-build
+
+bench: deps
+	$(SWIFT) build -c release --product keyframe
+	@Scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/keyframe"
+
+clean:
+	rm -rf .build $(OUT)

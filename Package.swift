@@ -1,0 +1,61 @@
+// swift-tools-version:6.0
+// Keyframe: converts Flash / Adobe Animate JSON timelines into one normalized keyframe model,
+// plays it through a property-animator engine, renders it to PNG and exports it.
+import PackageDescription
+
+let package = Package(
+    name: "Keyframe",
+    platforms: [.macOS(.v13)],
+    products: [
+        .executable(name: "keyframe", targets: ["keyframe"]),
+        .library(name: "KeyframeModel", targets: ["KeyframeModel"]),
+        .library(name: "KeyframeImport", targets: ["KeyframeImport"]),
+        .library(name: "KeyframeEngine", targets: ["KeyframeEngine"]),
+        .library(name: "KeyframeRaster", targets: ["KeyframeRaster"]),
+        .library(name: "KeyframePNG", targets: ["KeyframePNG"]),
+        .library(name: "KeyframeRender", targets: ["KeyframeRender"]),
+        .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+    ],
+    targets: [
+        // MARK: - Public API
+        .target(name: "KeyframeModel"),
+        .target(name: "KeyframeImport", dependencies: ["KeyframeModel"]),
+        .target(name: "KeyframeEngine", dependencies: ["KeyframeModel"]),
+        .target(name: "KeyframeRaster"),
+        .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster"]),
+        .target(name: "KeyframeRender",
+                dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
+        .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine"]),
+        .executableTarget(
+            name: "keyframe",
+            dependencies: [
+                "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
+                "KeyframePNG", "KeyframeRender", "KeyframeExport",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]),
+
+        // MARK: - Implementation details
+        // libpng behind one door: only KeyframePNG imports it. The shim owns setjmp/longjmp.
+        .target(
+            name: "CLibPNG",
+            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+
+        // MARK: - Tests
+        .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster"],
+                path: "Tests/KeyframeTestSupport"),
+        .testTarget(name: "KeyframeModelTests", dependencies: ["KeyframeModel", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeImportTests",
+                    dependencies: ["KeyframeImport", "KeyframeModel", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeEngineTests",
+                    dependencies: ["KeyframeEngine", "KeyframeModel", "KeyframeImport", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeRasterTests", dependencies: ["KeyframeRaster", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframePNGTests", dependencies: ["KeyframePNG", "KeyframeRaster", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeRenderTests",
+                    dependencies: ["KeyframeRender", "KeyframeImport", "KeyframeModel", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeCLITests", dependencies: ["keyframe", "KeyframeTestSupport"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,7 @@
+import ArgumentParser
+
+@main
+struct Keyframe: ParsableCommand {
+    static let configuration = CommandConfiguration(abstract: "Keyframe")
+    func run() throws {}
+}
