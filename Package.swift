@@ -8,6 +8,7 @@ let package = Package(
     platforms: [.macOS(.v13)],
     products: [
         .executable(name: "keyframe", targets: ["keyframe"]),
+        .library(name: "KeyframeJSON", targets: ["KeyframeJSON"]),
         .library(name: "KeyframeModel", targets: ["KeyframeModel"]),
         .library(name: "KeyframeImport", targets: ["KeyframeImport"]),
         .library(name: "KeyframeEngine", targets: ["KeyframeEngine"]),
@@ -21,8 +22,9 @@ let package = Package(
     ],
     targets: [
         // MARK: - Public API
-        .target(name: "KeyframeModel"),
-        .target(name: "KeyframeImport", dependencies: ["KeyframeModel"]),
+        .target(name: "KeyframeJSON"),
+        .target(name: "KeyframeModel", dependencies: ["KeyframeJSON"]),
+        .target(name: "KeyframeImport", dependencies: ["KeyframeModel", "KeyframeJSON"]),
         .target(name: "KeyframeEngine", dependencies: ["KeyframeModel"]),
         .target(name: "KeyframeRaster"),
         .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster"]),
@@ -32,7 +34,7 @@ let package = Package(
         .executableTarget(
             name: "keyframe",
             dependencies: [
-                "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
+                "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
                 "KeyframePNG", "KeyframeRender", "KeyframeExport",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
@@ -46,9 +48,10 @@ let package = Package(
         // MARK: - Tests
         .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster"],
                 path: "Tests/KeyframeTestSupport"),
-        .testTarget(name: "KeyframeModelTests", dependencies: ["KeyframeModel", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeModelTests",
+                    dependencies: ["KeyframeModel", "KeyframeJSON", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeImportTests",
-                    dependencies: ["KeyframeImport", "KeyframeModel", "KeyframeTestSupport"]),
+                    dependencies: ["KeyframeImport", "KeyframeModel", "KeyframeJSON", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeEngineTests",
                     dependencies: ["KeyframeEngine", "KeyframeModel", "KeyframeImport", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeRasterTests", dependencies: ["KeyframeRaster", "KeyframeTestSupport"]),
