@@ -1,0 +1,4 @@
+/// Identifies one observer registration, for removing it again.
+public struct ObservationToken: Hashable, Sendable {
+    let id: Int
+}
