@@ -1,0 +1,31 @@
+/// A ``ColorTransform`` prepared for per-pixel use on packed premultiplied pixels.
+struct ColorTransformKernel {
+    let multipliers: SIMD4<Float>
+    let offsets: SIMD4<Float>
+
+    init(_ t: ColorTransform) {
+        multipliers = SIMD4(Float(t.redMultiplier), Float(t.greenMultiplier), Float(t.blueMultiplier),
+                            Float(t.alphaMultiplier))
+        offsets = SIMD4(Float(t.redOffset), Float(t.greenOffset), Float(t.blueOffset), Float(t.alphaOffset))
+    }
+
+    /// Unpremultiplies, transforms, clamps to 0–255, rounds, and premultiplies again.
+    @inline(__always)
+    func apply(_ p: UInt32) -> UInt32 {
+        let a = Float(p >> 24)
+        var straight = SIMD4<Float>(
+            Float(p & 0xFF), Float((p >> 8) & 0xFF), Float((p >> 16) & 0xFF), 255)
+        straight = a > 0 ? straight * (255 / a) : SIMD4(0, 0, 0, 255)
+        straight.w = a
+        var out = straight * multipliers + offsets
+        out.replace(with: SIMD4(repeating: 0), where: .!(out .> 0))  // also clears NaN
+        out = out.rounded(.toNearestOrAwayFromZero)
+        out.replace(with: SIMD4(repeating: 255), where: out .> 255)
+        let na = out.w
+        let premultiplied = (out * (na / 255)).rounded(.toNearestOrAwayFromZero)
+        let r = UInt32(premultiplied.x)
+        let g = UInt32(premultiplied.y)
+        let b = UInt32(premultiplied.z)
+        return r | g << 8 | b << 16 | UInt32(na) << 24
+    }
+}

@@ -1,0 +1,56 @@
+/// Integer helpers shared by the kernels: premultiplication and packed two-channel arithmetic.
+///
+/// Packed pixels are `UInt32` values read straight from memory: on the little-endian machines we run
+/// on, red is the low byte and alpha the high byte. The `0x00FF00FF` mask splits a pixel into two
+/// lanes (red+blue, green+alpha) so that one multiply scales two channels at once.
+enum PixelMath {
+    static let lowLanes: UInt32 = 0x00FF_00FF
+
+    /// `c × a / 255`, rounded to nearest.
+    @inline(__always)
+    static func premultiply(_ c: UInt8, _ a: UInt8) -> UInt8 {
+        let t = UInt32(c) * UInt32(a) + 128
+        return UInt8((t + (t >> 8)) >> 8)
+    }
+
+    /// `c × 255 / a`, rounded to nearest and clamped; zero when `a` is zero.
+    @inline(__always)
+    static func unpremultiply(_ c: UInt8, _ a: UInt8) -> UInt8 {
+        if a == 0 { return 0 }
+        if a == 255 { return c }
+        let v = (UInt32(c) * 255 + UInt32(a) / 2) / UInt32(a)
+        return UInt8(min(v, 255))
+    }
+
+    /// `x × y / 255`, rounded to nearest, for values 0–255.
+    @inline(__always)
+    static func mul255(_ x: UInt32, _ y: UInt32) -> UInt32 {
+        let t = x &* y &+ 128
+        return (t &+ (t >> 8)) >> 8
+    }
+
+    /// Maps an 8-bit alpha to a 0–256 weight so that 255 becomes exactly 256.
+    @inline(__always)
+    static func weight(_ alpha: UInt32) -> UInt32 { alpha &+ (alpha >> 7) }
+
+    /// Scales all four channels of a packed pixel by `k / 256`, `k` in 0...256.
+    @inline(__always)
+    static func scale(_ p: UInt32, _ k: UInt32) -> UInt32 {
+        let rb = ((p & lowLanes) &* k >> 8) & lowLanes
+        let ga = (((p >> 8) & lowLanes) &* k) & ~lowLanes
+        return rb | ga
+    }
+
+    /// Linear interpolation of two packed pixels, `f` in 0...256 (0 gives `p`, 256 gives `q`).
+    @inline(__always)
+    static func lerp(_ p: UInt32, _ q: UInt32, _ f: UInt32) -> UInt32 {
+        let g = 256 &- f
+        let rb = (((p & lowLanes) &* g &+ (q & lowLanes) &* f) >> 8) & lowLanes
+        let ga = ((((p >> 8) & lowLanes) &* g &+ ((q >> 8) & lowLanes) &* f)) & ~lowLanes
+        return rb | ga
+    }
+
+    /// Alpha of a packed pixel.
+    @inline(__always)
+    static func alpha(_ p: UInt32) -> UInt32 { p >> 24 }
+}

@@ -1,0 +1,114 @@
+/// Produces premultiplied pixels for consecutive device pixels of one row.
+protocol SpanSource {
+    /// Positions the source at device pixel (`x`, `y`).
+    mutating func start(x: Int, y: Int)
+    /// The pixel at the current position; then advances one pixel to the right.
+    mutating func next() -> UInt32
+}
+
+/// A constant premultiplied colour.
+struct SolidSource: SpanSource {
+    var pixel: UInt32
+    @inline(__always) mutating func start(x: Int, y: Int) {}
+    @inline(__always) mutating func next() -> UInt32 { pixel }
+}
+
+/// Bilinear samples of an atlas region under an inverse affine map, in 16.16 fixed point.
+///
+/// Samples are clamped to the region (edge texels repeat), so neighbouring atlas entries never bleed in.
+struct BilinearSource: SpanSource {
+    let texels: UnsafePointer<UInt32>
+    let stride: Int
+    let inverse: Affine
+    let minS: Int, maxS: Int, minT: Int, maxT: Int
+    let lastX: Int, lastY: Int
+    let ds: Int, dt: Int
+    var s = 0
+    var t = 0
+
+    /// `inverse` maps device points to atlas pixel coordinates; `region` is the sampled atlas rectangle.
+    init(texels: UnsafePointer<UInt32>, stride: Int, region: PixelRect, inverse: Affine) {
+        self.texels = texels
+        self.stride = stride
+        self.inverse = inverse
+        minS = region.x << 16
+        maxS = (region.maxX - 1) << 16
+        minT = region.y << 16
+        maxT = (region.maxY - 1) << 16
+        lastX = region.maxX - 1
+        lastY = region.maxY - 1
+        ds = BilinearSource.fixed(inverse.a)
+        dt = BilinearSource.fixed(inverse.b)
+    }
+
+    /// Converts to 16.16, saturating far outside any sane range so the conversion cannot trap.
+    @inline(__always)
+    static func fixed(_ v: Double) -> Int {
+        let limit = 1099511627776.0  // 2^40
+        let clamped = v < -limit ? -limit : (v > limit ? limit : v)
+        return Int((clamped * 65536).rounded())
+    }
+
+    @inline(__always)
+    mutating func start(x: Int, y: Int) {
+        let cx = Double(x) + 0.5
+        let cy = Double(y) + 0.5
+        // Texel centres sit at half-integers, hence the −0.5.
+        s = BilinearSource.fixed(inverse.a * cx + inverse.c * cy + inverse.tx - 0.5)
+        t = BilinearSource.fixed(inverse.b * cx + inverse.d * cy + inverse.ty - 0.5)
+    }
+
+    @inline(__always)
+    mutating func next() -> UInt32 {
+        let sc = s < minS ? minS : (s > maxS ? maxS : s)
+        let tc = t < minT ? minT : (t > maxT ? maxT : t)
+        s &+= ds
+        t &+= dt
+        let x0 = sc >> 16
+        let y0 = tc >> 16
+        let fx = UInt32(truncatingIfNeeded: (sc >> 8) & 0xFF)
+        let fy = UInt32(truncatingIfNeeded: (tc >> 8) & 0xFF)
+        let x1 = x0 < lastX ? x0 + 1 : x0
+        let row0 = texels + y0 * stride
+        let row1 = texels + (y0 < lastY ? y0 + 1 : y0) * stride
+        let top = PixelMath.lerp(row0[x0], row0[x1], fx)
+        let bottom = PixelMath.lerp(row1[x0], row1[x1], fx)
+        return PixelMath.lerp(top, bottom, fy)
+    }
+}
+
+/// Texels copied one to one: the atlas region drawn at an integer offset with no scaling.
+struct CopySource: SpanSource {
+    let texels: UnsafePointer<UInt32>
+    let stride: Int
+    /// Atlas minus device coordinates.
+    let offsetX: Int, offsetY: Int
+    var cursor: UnsafePointer<UInt32>
+
+    init(texels: UnsafePointer<UInt32>, stride: Int, offsetX: Int, offsetY: Int) {
+        self.texels = texels
+        self.stride = stride
+        self.offsetX = offsetX
+        self.offsetY = offsetY
+        cursor = texels
+    }
+
+    @inline(__always) mutating func start(x: Int, y: Int) {
+        cursor = texels + (y + offsetY) * stride + (x + offsetX)
+    }
+
+    @inline(__always) mutating func next() -> UInt32 {
+        let v = cursor.pointee
+        cursor += 1
+        return v
+    }
+}
+
+/// Applies a Flash colour transform to another source's pixels, on straight colour.
+struct ColorTransformedSource<Inner: SpanSource>: SpanSource {
+    var inner: Inner
+    let kernel: ColorTransformKernel
+
+    @inline(__always) mutating func start(x: Int, y: Int) { inner.start(x: x, y: y) }
+    @inline(__always) mutating func next() -> UInt32 { kernel.apply(inner.next()) }
+}
