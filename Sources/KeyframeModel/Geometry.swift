@@ -41,18 +41,18 @@ public struct Rect: Sendable, Hashable {
 }
 
 /// A 2-D affine transform, `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty` (Flash's matrix convention).
-public struct AffineTransform: Sendable, Hashable {
+public struct Matrix2D: Sendable, Hashable {
     public var a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double
 
     public init(a: Double, b: Double, c: Double, d: Double, tx: Double, ty: Double) {
         (self.a, self.b, self.c, self.d, self.tx, self.ty) = (a, b, c, d, tx, ty)
     }
 
-    public static let identity = AffineTransform(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+    public static let identity = Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
 
     /// The transform that applies `other` first and then `self` (`self × other` in column-vector notation).
-    public func concatenating(_ other: AffineTransform) -> AffineTransform {
-        AffineTransform(
+    public func concatenating(_ other: Matrix2D) -> Matrix2D {
+        Matrix2D(
             a: a * other.a + c * other.b, b: b * other.a + d * other.b,
             c: a * other.c + c * other.d, d: b * other.c + d * other.d,
             tx: a * other.tx + c * other.ty + tx, ty: b * other.tx + d * other.ty + ty)
@@ -67,11 +67,11 @@ public struct AffineTransform: Sendable, Hashable {
     public var determinant: Double { a * d - b * c }
 
     /// The inverse, or `nil` when the transform is singular.
-    public var inverted: AffineTransform? {
+    public var inverted: Matrix2D? {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
         let ia = d / det, ib = -b / det, ic = -c / det, id = a / det
-        return AffineTransform(a: ia, b: ib, c: ic, d: id, tx: -(ia * tx + ic * ty), ty: -(ib * tx + id * ty))
+        return Matrix2D(a: ia, b: ib, c: ic, d: id, tx: -(ia * tx + ic * ty), ty: -(ib * tx + id * ty))
     }
 }
 
@@ -104,7 +104,7 @@ public struct TransformComponents: Sendable, Hashable {
     ///
     /// `position` becomes the image of the pivot, so interpolating components rotates and scales about the pivot,
     /// which is how Flash tweens classic motion.
-    public init(matrix m: AffineTransform, pivot: Vector2 = .zero) {
+    public init(matrix m: Matrix2D, pivot: Vector2 = .zero) {
         let sx = (m.a * m.a + m.b * m.b).squareRoot()
         let sy = (m.c * m.c + m.d * m.d).squareRoot()
         let skewY = sx == 0 ? 0 : atan2(m.b, m.a)
@@ -118,12 +118,12 @@ public struct TransformComponents: Sendable, Hashable {
     }
 
     /// The affine transform these components describe.
-    public var matrix: AffineTransform {
+    public var matrix: Matrix2D {
         let r = rotation.radians
         let rk = r + skew.radians
         let a = cos(r) * scale.x, b = sin(r) * scale.x
         let c = -sin(rk) * scale.y, d = cos(rk) * scale.y
-        return AffineTransform(
+        return Matrix2D(
             a: a, b: b, c: c, d: d,
             tx: position.x - (a * pivot.x + c * pivot.y), ty: position.y - (b * pivot.x + d * pivot.y))
     }

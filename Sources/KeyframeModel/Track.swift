@@ -47,6 +47,18 @@ public struct Track<Value: Sendable & Hashable>: Sendable, Hashable {
         keyframes.append(keyframe)
     }
 
+    /// Appends a keyframe even when its value equals the previous one (replacing a keyframe at the same frame).
+    ///
+    /// Content tracks need this: a nested composition's age restarts at each content keyframe, so two equal
+    /// instance values in a row mean "restart", not "nothing changes".
+    public mutating func appendRestarting(_ keyframe: Keyframe<Value>) {
+        if let last = keyframes.last, last.frame == keyframe.frame {
+            keyframes[keyframes.count - 1] = keyframe
+        } else {
+            keyframes.append(keyframe)
+        }
+    }
+
     /// Whether the track has no keyframes.
     public var isEmpty: Bool { keyframes.isEmpty }
 

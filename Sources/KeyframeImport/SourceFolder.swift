@@ -1,0 +1,94 @@
+import Foundation
+import KeyframeJSON
+import KeyframeModel
+
+/// The folder an export lives in: reads its files, parses JSON with file-named errors, and remembers which files
+/// were read (for the document's provenance).
+final class SourceFolder {
+    /// Largest JSON file accepted; real exports are a few MB.
+    static let maximumFileSize = 512 << 20
+
+    let url: URL
+    private(set) var filesRead: Set<String> = []
+
+    init(url: URL) { self.url = url }
+
+    /// The path of `relative` inside the folder.
+    func url(for relative: String) -> URL { url.appendingPathComponent(relative) }
+
+    /// Whether `relative` exists as a regular file.
+    func fileExists(_ relative: String) -> Bool {
+        var isDirectory: ObjCBool = false
+        return FileManager.default.fileExists(atPath: url(for: relative).path, isDirectory: &isDirectory)
+            && !isDirectory.boolValue
+    }
+
+    /// The bytes of `relative`.
+    func read(_ relative: String) throws(ImportError) -> [UInt8] {
+        let fileURL = url(for: relative)
+        guard fileExists(relative) else {
+            throw ImportError(.missingFile(path: fileURL.path, reason: "file not found"))
+        }
+        let data: Data
+        do { data = try Data(contentsOf: fileURL) } catch {
+            throw ImportError(.missingFile(path: fileURL.path, reason: "cannot be read: \(error.localizedDescription)"))
+        }
+        guard data.count <= SourceFolder.maximumFileSize else {
+            throw ImportError(.limitExceeded(file: relative, path: "$",
+                                             message: "file is \(data.count) bytes, larger than the 512 MiB limit"))
+        }
+        filesRead.insert(relative)
+        return [UInt8](data)
+    }
+
+    /// `relative` parsed as JSON, positioned at its root.
+    func readJSON(_ relative: String) throws(ImportError) -> JSONCursor {
+        let bytes = try read(relative)
+        do { return JSONCursor(try JSONParser.parse(bytes)) } catch {
+            throw ImportError(.syntax(file: relative, error))
+        }
+    }
+
+    /// The regular files directly in the folder (or in `subfolder`), sorted.
+    func listFiles(in subfolder: String? = nil) -> [String] {
+        let base = subfolder.map { url.appendingPathComponent($0) } ?? url
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+        return names.sorted()
+    }
+
+    /// Every JSON file under `subfolder`, recursively, as paths relative to the folder, sorted.
+    func jsonFiles(under subfolder: String) -> [String] {
+        let base = url.appendingPathComponent(subfolder)
+        guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
+        var found: [String] = []
+        while let item = enumerator.nextObject() as? String {
+            if item.hasSuffix(".json") { found.append(subfolder + "/" + item) }
+        }
+        return found.sorted()
+    }
+
+    /// The pixel size stored in a PNG's header, or `nil` when the file is missing or not a PNG. Reads 24 bytes.
+    func pngSize(_ relative: String) -> Size? {
+        guard let handle = try? FileHandle(forReadingFrom: url(for: relative)) else { return nil }
+        defer { try? handle.close() }
+        guard let data = try? handle.read(upToCount: 24) else { return nil }
+        let bytes = [UInt8](data)
+        let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+        guard bytes.count >= 24, Array(bytes[0..<8]) == signature,
+            bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52
+        else { return nil }
+        func be32(_ offset: Int) -> Double {
+            Double(UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
+                | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
+        }
+        filesRead.insert(relative)
+        return Size(width: be32(16), height: be32(20))
+    }
+}
+
+extension JSONCursor {
+    /// Runs `body`, turning a schema error into an ``ImportError`` naming `file`.
+    func within<T>(_ file: String, _ body: (JSONCursor) throws(JSONSchemaError) -> T) throws(ImportError) -> T {
+        do { return try body(self) } catch { throw ImportError(.schema(file: file, error)) }
+    }
+}
