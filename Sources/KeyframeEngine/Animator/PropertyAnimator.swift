@@ -93,12 +93,12 @@ public final class PropertyAnimator: ClockDriven {
 
     /// How far the run is, measured along the current direction (0 where it started, 1 at its goal).
     ///
-    /// While paused with ``scrubsLinearly`` this is the presented progress; otherwise it is the
-    /// time fraction. Setting it scrubs a paused (or inactive) animator and is ignored while
+    /// While paused with ``scrubsLinearly`` this is the presented progress (clamped to `0...1`
+    /// when a curve overshoots); otherwise it is the time fraction. Setting it scrubs a paused (or inactive) animator and is ignored while
     /// running or stopped; use ``setFractionComplete(_:)`` to get an error instead.
     public var fractionComplete: Progress {
         get {
-            let forward = state == .active && !isRunning && linearScrub ? p : u
+            let forward = state == .active && !isRunning && linearScrub ? min(1, max(0, p)) : u
             return Progress(reversed ? 1 - forward : forward)
         }
         set { try? setFractionComplete(newValue) }
