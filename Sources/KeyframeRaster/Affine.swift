@@ -9,7 +9,7 @@
 /// Device space has y pointing down and pixel (i, j) covering the square [i, i+1) × [j, j+1).
 ///
 /// ```swift
-/// let m = Affine.scale(2, 2).concatenating(.translation(10, 0))  // scale, then move
+/// let m = Affine.translation(10, 0).concatenating(.scale(2, 2))  // scale, then move
 /// m.apply(SIMD2(1, 1))  // (12, 2)
 /// ```
 public struct Affine: Sendable, Hashable, CustomStringConvertible {
@@ -56,15 +56,18 @@ public struct Affine: Sendable, Hashable, CustomStringConvertible {
         return Affine(a: cosine, b: sine, c: -sine, d: cosine, tx: 0, ty: 0)
     }
 
-    /// The transform that applies `self` first and then `next`.
-    public func concatenating(_ next: Affine) -> Affine {
+    /// The transform that applies `inner` first and then `self` (`self × inner` with column vectors).
+    ///
+    /// This is the same convention as the model's `Matrix2D`: `parent.concatenating(child)` places a
+    /// child in its parent's space.
+    public func concatenating(_ inner: Affine) -> Affine {
         Affine(
-            a: a * next.a + b * next.c,
-            b: a * next.b + b * next.d,
-            c: c * next.a + d * next.c,
-            d: c * next.b + d * next.d,
-            tx: tx * next.a + ty * next.c + next.tx,
-            ty: tx * next.b + ty * next.d + next.ty)
+            a: a * inner.a + c * inner.b,
+            b: b * inner.a + d * inner.b,
+            c: a * inner.c + c * inner.d,
+            d: b * inner.c + d * inner.d,
+            tx: a * inner.tx + c * inner.ty + tx,
+            ty: b * inner.tx + d * inner.ty + ty)
     }
 
     /// The determinant `a·d − b·c`; zero for a transform that flattens the plane.

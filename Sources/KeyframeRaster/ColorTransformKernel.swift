@@ -1,9 +1,9 @@
-/// A ``ColorTransform`` prepared for per-pixel use on packed premultiplied pixels.
+/// A ``PixelColorTransform`` prepared for per-pixel use on packed premultiplied pixels.
 struct ColorTransformKernel {
     let multipliers: SIMD4<Float>
     let offsets: SIMD4<Float>
 
-    init(_ t: ColorTransform) {
+    init(_ t: PixelColorTransform) {
         multipliers = SIMD4(Float(t.redMultiplier), Float(t.greenMultiplier), Float(t.blueMultiplier),
                             Float(t.alphaMultiplier))
         offsets = SIMD4(Float(t.redOffset), Float(t.greenOffset), Float(t.blueOffset), Float(t.alphaOffset))

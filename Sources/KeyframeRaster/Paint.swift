@@ -9,12 +9,12 @@ public struct Paint: Sendable, Hashable {
     /// Multiplies the drawn alpha, 0–1 (values outside are clamped).
     public var opacity: Double
     /// Colour transform applied to straight colour before blending.
-    public var colorTransform: ColorTransform
+    public var colorTransform: PixelColorTransform
     /// How the result combines with the destination.
-    public var blendMode: BlendMode
+    public var blendMode: PixelBlendMode
 
     /// Creates a paint; the defaults draw opaquely with source-over.
-    public init(opacity: Double = 1, colorTransform: ColorTransform = .identity, blendMode: BlendMode = .normal) {
+    public init(opacity: Double = 1, colorTransform: PixelColorTransform = .identity, blendMode: PixelBlendMode = .normal) {
         self.opacity = opacity
         self.colorTransform = colorTransform
         self.blendMode = blendMode
@@ -30,7 +30,7 @@ public struct Paint: Sendable, Hashable {
     }
 
     /// The colour transform still to apply per pixel, or `nil` if it folds into the opacity.
-    var residualColorTransform: ColorTransform? {
+    var residualColorTransform: PixelColorTransform? {
         foldsIntoOpacity ? nil : colorTransform
     }
 

@@ -11,7 +11,7 @@
 ///
 /// Coverage and opacity scale `S` before the formula, which for these modes equals blending
 /// the fully covered result with `D` by the coverage.
-public enum BlendMode: String, Sendable, Hashable, CaseIterable {
+public enum PixelBlendMode: String, Sendable, Hashable, CaseIterable {
     /// Source over destination.
     case normal
     /// Adds colour values, clamping at white (Flash "add").

@@ -6,10 +6,10 @@
 /// an offset therefore colours semi-transparent edges correctly instead of brightening them.
 ///
 /// ```swift
-/// let redTint = ColorTransform(redMultiplier: 0.5, greenMultiplier: 0.5, blueMultiplier: 0.5,
+/// let redTint = PixelColorTransform(redMultiplier: 0.5, greenMultiplier: 0.5, blueMultiplier: 0.5,
 ///                              redOffset: 127)
 /// ```
-public struct ColorTransform: Sendable, Hashable, CustomStringConvertible {
+public struct PixelColorTransform: Sendable, Hashable, CustomStringConvertible {
     /// Red multiplier.
     public var redMultiplier: Double
     /// Green multiplier.
@@ -44,7 +44,7 @@ public struct ColorTransform: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The transform that changes nothing.
-    public static let identity = ColorTransform()
+    public static let identity = PixelColorTransform()
 
     /// Whether the transform changes nothing.
     public var isIdentity: Bool { self == .identity }
@@ -56,17 +56,17 @@ public struct ColorTransform: Sendable, Hashable, CustomStringConvertible {
         return copy.isIdentity
     }
 
-    /// The transform that applies `self` first and then `outer` (how nested Flash symbols combine).
-    public func concatenating(_ outer: ColorTransform) -> ColorTransform {
-        ColorTransform(
-            redMultiplier: redMultiplier * outer.redMultiplier,
-            greenMultiplier: greenMultiplier * outer.greenMultiplier,
-            blueMultiplier: blueMultiplier * outer.blueMultiplier,
-            alphaMultiplier: alphaMultiplier * outer.alphaMultiplier,
-            redOffset: redOffset * outer.redMultiplier + outer.redOffset,
-            greenOffset: greenOffset * outer.greenMultiplier + outer.greenOffset,
-            blueOffset: blueOffset * outer.blueMultiplier + outer.blueOffset,
-            alphaOffset: alphaOffset * outer.alphaMultiplier + outer.alphaOffset)
+    /// The transform that applies `inner` first and then `self` (how a parent's effect wraps its child's).
+    public func concatenating(_ inner: PixelColorTransform) -> PixelColorTransform {
+        PixelColorTransform(
+            redMultiplier: redMultiplier * inner.redMultiplier,
+            greenMultiplier: greenMultiplier * inner.greenMultiplier,
+            blueMultiplier: blueMultiplier * inner.blueMultiplier,
+            alphaMultiplier: alphaMultiplier * inner.alphaMultiplier,
+            redOffset: redMultiplier * inner.redOffset + redOffset,
+            greenOffset: greenMultiplier * inner.greenOffset + greenOffset,
+            blueOffset: blueMultiplier * inner.blueOffset + blueOffset,
+            alphaOffset: alphaMultiplier * inner.alphaOffset + alphaOffset)
     }
 
     /// Applies the transform to a straight colour, clamping each channel to 0–255 and rounding.
@@ -81,7 +81,7 @@ public struct ColorTransform: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        "ColorTransform(×(\(redMultiplier), \(greenMultiplier), \(blueMultiplier), \(alphaMultiplier)) "
+        "PixelColorTransform(×(\(redMultiplier), \(greenMultiplier), \(blueMultiplier), \(alphaMultiplier)) "
             + "+(\(redOffset), \(greenOffset), \(blueOffset), \(alphaOffset)))"
     }
 }

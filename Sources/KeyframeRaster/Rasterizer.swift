@@ -4,7 +4,7 @@
 /// signed-area accumulation), so edges are anti-aliased without supersampling. Textured draws sample
 /// the atlas bilinearly in 16.16 fixed point and clamp to the atlas region, so neighbouring atlas
 /// entries never bleed in. Colour transforms apply to straight colour; blend modes work on
-/// premultiplied sRGB values (see ``BlendMode``).
+/// premultiplied sRGB values (see ``PixelBlendMode``).
 ///
 /// A rasterizer owns scratch buffers that it reuses across draws and frames; keep one per worker.
 /// Copies are independent (copy-on-write), so the value is safe to hand to another task.
@@ -15,7 +15,7 @@
 /// ```swift
 /// var frame = Bitmap(width: 512, height: 512)
 /// var rasterizer = Rasterizer()
-/// let placement = Affine.rotation(.pi / 6).concatenating(.translation(200, 100))
+/// let placement = Affine.translation(200, 100).concatenating(.rotation(.pi / 6))
 /// rasterizer.draw(atlas, region: PixelRect(x: 0, y: 0, width: 64, height: 64),
 ///                 transform: placement, into: &frame)
 /// ```
@@ -95,7 +95,7 @@ public struct Rasterizer: Sendable {
         let corners = [SIMD2(0, 0), SIMD2(w, 0), SIMD2(w, h), SIMD2(0, h)].map(transform.apply)
         let scratch = uniqueScratch()
         guard let bounds = loadEdges(corners, into: scratch) else { return }
-        let toAtlas = inverse.concatenating(.translation(Double(source.x), Double(source.y)))
+        let toAtlas = Affine.translation(Double(source.x), Double(source.y)).concatenating(inverse)
         let targetWidth = target.width
         let isIntegerTranslation =
             transform.a == 1 && transform.b == 0 && transform.c == 0 && transform.d == 1
@@ -324,7 +324,7 @@ public struct Rasterizer: Sendable {
     }
 
     private static func rasterize<S: SpanSource>(
-        _ source: S, _ mode: BlendMode, _ scratch: RasterScratch, _ region: PixelRect, _ rows: Range<Int>,
+        _ source: S, _ mode: PixelBlendMode, _ scratch: RasterScratch, _ region: PixelRect, _ rows: Range<Int>,
         _ target: UnsafeMutablePointer<UInt32>, _ targetWidth: Int, _ opacity: UInt32
     ) {
         switch mode {
@@ -382,7 +382,7 @@ public struct Rasterizer: Sendable {
 
     private static func compositeRows<S: SpanSource>(
         _ source: S, _ placed: PixelRect, _ dst: UnsafeMutablePointer<UInt32>, _ targetWidth: Int,
-        _ opacity: UInt32, _ mode: BlendMode
+        _ opacity: UInt32, _ mode: PixelBlendMode
     ) {
         switch mode {
         case .normal: compositeRows(source, NormalBlender.self, placed, dst, targetWidth, opacity)
@@ -415,7 +415,7 @@ public struct Rasterizer: Sendable {
         let atlasFrame = Affine(
             a: t.1.x - t.0.x, b: t.1.y - t.0.y, c: t.2.x - t.0.x, d: t.2.y - t.0.y, tx: t.0.x, ty: t.0.y)
         guard atlasFrame.isFinite, let toLocal = deviceFrame.inverted() else { return nil }
-        return toLocal.concatenating(atlasFrame)
+        return atlasFrame.concatenating(toLocal)
     }
 }
 
