@@ -47,6 +47,10 @@ public final class PropertyAnimator: ClockDriven {
     /// Whether the animator may be paused or stopped once started; change with ``setInterruptible(_:)``.
     public private(set) var isInterruptible = true
 
+    /// Time (seconds) within which a run counts as having reached its end, absorbing the
+    /// rounding of summed tick lengths.
+    public static let timeEpsilon = 1e-9
+
     private var reversed = false
     /// Forward time fraction.
     private(set) var u = 0.0
@@ -411,18 +415,20 @@ public final class PropertyAnimator: ClockDriven {
         case .schedule(let rate):
             let speed = rate ?? (duration.value > 0 ? 1 / duration.value : .infinity)
             let step = speed.isFinite ? speed * dt : .infinity
+            // Sums of tick lengths carry rounding error; a run within timeEpsilon of its end has ended.
+            let slack = speed.isFinite ? speed * Self.timeEpsilon : 0
             if reversed {
                 u -= step
-                if u <= 0 { u = 0; p = timing.evaluate(0, duration: duration.value); reachEnd(); return }
+                if u <= slack { u = 0; p = timing.evaluate(0, duration: duration.value); reachEnd(); return }
             } else {
                 u += step
-                if u >= 1 { u = 1; p = timing.evaluate(1, duration: duration.value); reachEnd(); return }
+                if u >= 1 - slack { u = 1; p = timing.evaluate(1, duration: duration.value); reachEnd(); return }
             }
             p = timing.evaluate(u, duration: duration.value)
         case .segment(var segment):
             segment.elapsed += dt
             motion = .segment(segment)
-            if segment.elapsed >= segment.duration {
+            if segment.elapsed >= segment.duration - Self.timeEpsilon {
                 u = segment.target
                 p = segment.target
                 reachEnd()
