@@ -33,20 +33,23 @@ enum PixelMath {
     @inline(__always)
     static func weight(_ alpha: UInt32) -> UInt32 { alpha &+ (alpha >> 7) }
 
-    /// Scales all four channels of a packed pixel by `k / 256`, `k` in 0...256.
+    /// Half of one 8-bit step in each lane, for rounding after `>> 8`.
+    static let laneRounding: UInt32 = 0x0080_0080
+
+    /// Scales all four channels of a packed pixel by `k / 256`, `k` in 0...256, rounding to nearest.
     @inline(__always)
     static func scale(_ p: UInt32, _ k: UInt32) -> UInt32 {
-        let rb = ((p & lowLanes) &* k >> 8) & lowLanes
-        let ga = (((p >> 8) & lowLanes) &* k) & ~lowLanes
+        let rb = (((p & lowLanes) &* k &+ laneRounding) >> 8) & lowLanes
+        let ga = (((p >> 8) & lowLanes) &* k &+ laneRounding) & ~lowLanes
         return rb | ga
     }
 
-    /// Linear interpolation of two packed pixels, `f` in 0...256 (0 gives `p`, 256 gives `q`).
+    /// Linear interpolation of two packed pixels, `f` in 0...256 (0 gives `p`, 256 gives `q`), rounded.
     @inline(__always)
     static func lerp(_ p: UInt32, _ q: UInt32, _ f: UInt32) -> UInt32 {
         let g = 256 &- f
-        let rb = (((p & lowLanes) &* g &+ (q & lowLanes) &* f) >> 8) & lowLanes
-        let ga = ((((p >> 8) & lowLanes) &* g &+ ((q >> 8) & lowLanes) &* f)) & ~lowLanes
+        let rb = (((p & lowLanes) &* g &+ (q & lowLanes) &* f &+ laneRounding) >> 8) & lowLanes
+        let ga = (((p >> 8) & lowLanes) &* g &+ ((q >> 8) & lowLanes) &* f &+ laneRounding) & ~lowLanes
         return rb | ga
     }
 
