@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# Converts every bundled sample with the keyframe CLI (called by `make samples`).
+#
+#   Scripts/run-samples.sh KEYFRAME_BINARY OUT_DIR
+#
+# For each folder of Samples/ that holds an export (Animation.json, *_ske.json, skeleton.json or library.json):
+#   OUT_DIR/<sample>.json   normalized document   (keyframe convert)
+#   OUT_DIR/<sample>.txt    summary               (keyframe inspect)
+# and, later, rendered frames (see "Render" below). Prints one line per sample; exits non-zero when any step of
+# any sample fails (every sample is still attempted).
+set -u
+
+if [ $# -ne 2 ]; then
+    echo "usage: $0 KEYFRAME_BINARY OUT_DIR" >&2
+    exit 2
+fi
+keyframe=$1
+out=$2
+here=$(cd "$(dirname "$0")/.." && pwd)
+samples="$here/Samples"
+
+if [ ! -x "$keyframe" ]; then
+    echo "error: $keyframe is not an executable keyframe binary (build it first: swift build --product keyframe)" >&2
+    exit 2
+fi
+if [ ! -d "$samples" ]; then
+    echo "error: no Samples/ folder at $samples" >&2
+    exit 2
+fi
+mkdir -p "$out" || exit 2
+
+is_export() {
+    local dir=$1
+    [ -f "$dir/Animation.json" ] && return 0
+    compgen -G "$dir/*_ske.json" > /dev/null && return 0
+    [ -f "$dir/skeleton.json" ] || [ -f "$dir/library.json" ]
+}
+
+failed=0
+count=0
+for dir in "$samples"/*/; do
+    dir=${dir%/}
+    name=$(basename "$dir")
+    is_export "$dir" || continue
+    count=$((count + 1))
+    log="$out/$name.log"
+    : > "$log"
+    status=ok
+    detail=""
+
+    # Convert: the normalized document.
+    if ! "$keyframe" convert "$dir" -o "$out/$name.json" >> "$log" 2>&1; then
+        status=FAIL
+        detail="convert failed"
+    fi
+
+    # Inspect: the summary.
+    if ! "$keyframe" inspect "$dir" > "$out/$name.txt" 2>> "$log"; then
+        status=FAIL
+        detail="${detail:+$detail, }inspect failed"
+    fi
+
+    # Render: not available yet. When `keyframe render` exists, render each clip here, e.g.
+    #   "$keyframe" render "$dir" -o "$out/$name" >> "$log" 2>&1 || { status=FAIL; detail="...render failed"; }
+    # and mention the frame count in the summary line below.
+
+    if [ "$status" = ok ]; then
+        clips=$(grep -c '^  [^ ].*: frames ' "$out/$name.txt" || true)
+        bytes=$(wc -c < "$out/$name.json" | tr -d ' ')
+        printf '%-4s %-24s %s.json (%s bytes), %s.txt (%s clip(s))\n' ok "$name" "$name" "$bytes" "$name" "$clips"
+        rm -f "$log"
+    else
+        failed=$((failed + 1))
+        printf '%-4s %-24s %s; see %s\n' FAIL "$name" "$detail" "$log"
+        sed 's/^/     | /' "$log" | head -n 5
+    fi
+done
+
+if [ "$count" -eq 0 ]; then
+    echo "error: no exports found under $samples" >&2
+    exit 1
+fi
+echo "$((count - failed))/$count samples converted into $out"
+[ "$failed" -eq 0 ]
