@@ -11,6 +11,7 @@
 
 #include <png.h>
 #include <setjmp.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <zlib.h>
@@ -19,6 +20,7 @@ typedef struct kf_png_failure {
     jmp_buf jump;
     char *message;
     size_t message_capacity;
+    char last_warning[128]; /* libpng explains some errors only in a preceding warning */
 } kf_png_failure;
 
 static void kf_copy_message(char *destination, size_t capacity, const char *text) {
@@ -33,13 +35,21 @@ static void kf_copy_message(char *destination, size_t capacity, const char *text
 static void kf_on_error(png_structp png, png_const_charp text) {
     kf_png_failure *failure = (kf_png_failure *)png_get_error_ptr(png);
     kf_copy_message(failure->message, failure->message_capacity, text);
+    if (failure->last_warning[0] != '\0' && failure->message != NULL) {
+        /* e.g. "Invalid IHDR data (Image width exceeds user limit in IHDR)" */
+        size_t used = strlen(failure->message);
+        if (used + 4 < failure->message_capacity) {
+            snprintf(failure->message + used, failure->message_capacity - used, " (%s)", failure->last_warning);
+        }
+    }
     longjmp(failure->jump, 1);
 }
 
 static void kf_on_warning(png_structp png, png_const_charp text) {
-    /* Warnings (e.g. a bad ancillary chunk that libpng skips) are not failures. */
-    (void)png;
-    (void)text;
+    /* Warnings (e.g. a bad ancillary chunk that libpng skips) are not failures; keep the last one
+       because libpng reports limit violations as a warning followed by a generic error. */
+    kf_png_failure *failure = (kf_png_failure *)png_get_error_ptr(png);
+    kf_copy_message(failure->last_warning, sizeof failure->last_warning, text);
 }
 
 const char *kf_png_library_version(void) { return PNG_LIBPNG_VER_STRING; }
@@ -125,6 +135,7 @@ int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
         }
     }
     kf_png_failure failure;
+    failure.last_warning[0] = '\0';
     failure.message = message;
     failure.message_capacity = message_capacity;
 

@@ -1,0 +1,114 @@
+import Foundation
+import KeyframePNG
+import KeyframeRaster
+import XCTest
+
+/// Round trips, presets, determinism and atomic file writes.
+final class PNGEncoderTests: XCTestCase {
+    func testPremultipliedRoundTripIsExactForBothPresets() throws {
+        let image = gradient(width: 37, height: 29)
+        for options in [PNGEncodingOptions.fast, .compact, PNGEncodingOptions(compressionLevel: 0, filters: .none, strategy: .default, interlaced: true)] {
+            var encoder = PNGEncoder(options: options)
+            let png = try encoder.encode(image)
+            XCTAssertEqual(try PNGDecoder().decode(png), image, "\(options)")
+        }
+    }
+
+    func testStoredPixelsAreStraightAlpha() throws {
+        var image = Bitmap(width: 1, height: 1)
+        image.setPixel(x: 0, y: 0, RGBAColor(r: 200, g: 100, b: 50, a: 128).premultiplied)
+        var encoder = PNGEncoder(options: PNGEncodingOptions(compressionLevel: 0, filters: .none, strategy: .default))
+        let png = try encoder.encode(image)
+        // Level 0: the single row sits uncompressed in the zlib stream as [filter, r, g, b, a].
+        let needle: [UInt8] = [0, 199, 100, 50, 128]
+        XCTAssertTrue(png.indices.contains { i in i + 5 <= png.count && Array(png[i..<(i + 5)]) == needle })
+    }
+
+    func testRawLayoutsRoundTrip() throws {
+        let w = 5, h = 3
+        var encoder = PNGEncoder()
+        for layout in PNGPixelLayout.allCases where layout != .premultipliedRGBA {
+            let n = layout.bytesPerPixel
+            let raw = (0..<(w * h * n)).map { UInt8(($0 * 29) % 256) }
+            let png = try encoder.encode(pixels: raw, width: w, height: h, layout: layout)
+            let decoded = try PNGDecoder().decode(png)
+            var expected = [UInt8]()
+            for p in 0..<(w * h) {
+                let s = Array(raw[(p * n)..<(p * n + n)])
+                switch layout {
+                case .rgba: expected += s
+                case .rgb: expected += s + [255]
+                case .gray: expected += [s[0], s[0], s[0], 255]
+                case .grayAlpha: expected += [s[0], s[0], s[0], s[1]]
+                case .premultipliedRGBA: break
+                }
+            }
+            XCTAssertEqual(decoded, Bitmap(width: w, height: h, straightRGBA: expected), "\(layout)")
+        }
+    }
+
+    func testOutputIsDeterministicAndHasNoTimeChunk() throws {
+        let image = gradient(width: 64, height: 48)
+        var a = PNGEncoder()
+        var b = PNGEncoder()
+        let first = try a.encode(image)
+        XCTAssertEqual(first, try a.encode(image))
+        XCTAssertEqual(first, try b.encode(image))
+        XCTAssertEqual(chunkTypes(first), ["IHDR", "IDAT", "IEND"])
+        XCTAssertEqual(chunkTypes(try PNGEncoder(options: .compact).encodeCopy(image)).first, "IHDR")
+    }
+
+    func testPresetsDifferAndCompactIsSmallerOnSmoothImages() throws {
+        let image = gradient(width: 128, height: 128)
+        var fast = PNGEncoder(options: .fast)
+        var compact = PNGEncoder(options: .compact)
+        let f = try fast.encode(image)
+        let c = try compact.encode(image)
+        XCTAssertNotEqual(f, c)
+        XCTAssertLessThan(c.count, f.count)
+    }
+
+    func testInvalidArgumentsThrow() {
+        var encoder = PNGEncoder()
+        XCTAssertThrowsError(try encoder.encode(Bitmap(width: 0, height: 4))) { error in
+            XCTAssertEqual((error as? PNGError)?.kind, .encodingFailed)
+        }
+        XCTAssertThrowsError(try encoder.encode(pixels: [1, 2, 3], width: 2, height: 2, layout: .rgb))
+    }
+
+    func testWriteIsAtomicAndLeavesNoTemporaryFiles() throws {
+        let dir = NSTemporaryDirectory() + "keyframe-png-\(UInt64.random(in: 0...UInt64.max))"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let path = dir + "/frame-0001.png"
+        var encoder = PNGEncoder()
+        let image = gradient(width: 20, height: 10)
+        try encoder.write(image, to: path)
+        try encoder.write(image, to: path)  // replaces the existing file
+        XCTAssertEqual(try PNGDecoder().decode(contentsOf: path), image)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["frame-0001.png"])
+        XCTAssertThrowsError(try encoder.write(image, to: dir + "/missing/frame.png")) { error in
+            XCTAssertEqual((error as? PNGError)?.kind, .fileSystem)
+            XCTAssertEqual((error as? PNGError)?.path, dir + "/missing/frame.png")
+        }
+    }
+
+    private func chunkTypes(_ png: [UInt8]) -> [String] {
+        var types: [String] = []
+        var i = 8
+        while i + 8 <= png.count {
+            let length = Int(png[i]) << 24 | Int(png[i + 1]) << 16 | Int(png[i + 2]) << 8 | Int(png[i + 3])
+            types.append(String(decoding: png[(i + 4)..<(i + 8)], as: UTF8.self))
+            i += 12 + length
+        }
+        return types
+    }
+}
+
+extension PNGEncoder {
+    /// Encodes with a throwaway copy (lets tests call it on a temporary).
+    func encodeCopy(_ bitmap: Bitmap) throws -> [UInt8] {
+        var copy = self
+        return try copy.encode(bitmap)
+    }
+}
