@@ -11,5 +11,5 @@ struct Keyframe: ParsableCommand {
             2 usage error (unknown option, bad value).
             """,
         version: "0.1.0",
-        subcommands: [Convert.self, Inspect.self])
+        subcommands: [Convert.self, Inspect.self, Bench.self])
 }

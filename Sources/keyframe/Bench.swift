@@ -1,0 +1,39 @@
+import ArgumentParser
+import Foundation
+import KeyframeImport
+
+/// `keyframe bench`: performance measurements with a baseline taken in the same run.
+struct Bench: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Run a benchmark and print ratios against a baseline measured in the same run.",
+        subcommands: [BenchConvert.self])
+}
+
+/// `keyframe bench convert`: conversion throughput vs a bare JSONSerialization parse.
+struct BenchConvert: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "convert",
+        abstract: "Conversion throughput (MB/s) against Foundation's JSONSerialization parsing the same bytes.")
+
+    @Argument(help: "Export folders (default: every folder in ../shared/corpus/animate_atlas).")
+    var inputs: [String] = []
+
+    @Option(help: "Repetitions per export; the fastest is kept.")
+    var repetitions = 5
+
+    func run() throws {
+        var folders = inputs.map { URL(fileURLWithPath: $0) }
+        if folders.isEmpty {
+            let corpus = URL(fileURLWithPath: "../shared/corpus/animate_atlas")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
+            folders = names.sorted().map { corpus.appendingPathComponent($0) }
+            guard !folders.isEmpty else { throw fail("no inputs given and ../shared/corpus/animate_atlas not found") }
+        }
+        do {
+            let results = try ConversionBenchmark.run(folders: folders, repetitions: repetitions)
+            print(ConversionBenchmark.report(results), terminator: "")
+        } catch {
+            throw fail("\(error)")
+        }
+    }
+}
