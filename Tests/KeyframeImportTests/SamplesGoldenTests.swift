@@ -37,6 +37,17 @@ final class SamplesGoldenTests: XCTestCase {
         }
     }
 
+    /// A golden is itself a normalized document: importing it gives back the same bytes.
+    func testGoldensReadBackToTheSameBytes() throws {
+        for sample in Self.expectedSamples {
+            let url = goldenFolder.appendingPathComponent("\(sample).json")
+            let golden = try XCTUnwrap(FileManager.default.contents(atPath: url.path), "no golden for \(sample)")
+            let document = try Importer.importDocument(at: url)
+            XCTAssertEqual(document.source.format, sample.hasPrefix("bta-") ? .betterTextureAtlas : .animateAtlas)
+            XCTAssertTrue(document.jsonBytes() == [UInt8](golden), "\(sample): golden does not read back to itself")
+        }
+    }
+
     func testEverySampleHasAGoldenTest() throws {
         XCTAssertEqual(try sampleFolders(), Self.expectedSamples,
                        "Samples/ and SamplesGoldenTests.expectedSamples disagree; add a golden test for new samples")
