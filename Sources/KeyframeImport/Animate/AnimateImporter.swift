@@ -433,7 +433,11 @@ struct AnimateImporter {
 
             // Content: a nested instance continues across keyframes when its time mapping does.
             if case .composition(let instance) = value {
-                if let current, AnimateImporter.continues(current.instance, from: current.start, with: instance, at: frame.index) {
+                let length = compositions[instance.composition]?.duration.value ?? 0
+                if let current,
+                    AnimateImporter.continues(current.instance, from: current.start, with: instance, at: frame.index,
+                                              length: length)
+                {
                     // Same instance, same time line: nothing changes.
                 } else {
                     content.appendRestarting(Keyframe(frame: at, value: value))
@@ -475,17 +479,28 @@ struct AnimateImporter {
     }
 
     /// Whether `next`, starting at parent frame `nextStart`, shows exactly what `previous` (started at `start`)
-    /// would show from then on.
+    /// would show from then on, given the child's length `length` in frames.
+    ///
+    /// Baked exports repeat the instance on every keyframe with `FF` advanced (and wrapped by the child's length
+    /// when it loops, or held at the end when it plays once); all of those continue one instance.
     static func continues(_ previous: CompositionInstance, from start: Int, with next: CompositionInstance,
-                          at nextStart: Int) -> Bool {
+                          at nextStart: Int, length: Double) -> Bool {
         guard previous.composition == next.composition, previous.loop == next.loop, previous.clock == next.clock
         else { return false }
         if next.clock == .independent { return true }
         let age = Double(nextStart - start)
+        let p = previous.firstFrame.value, n = next.firstFrame.value
+        func wrap(_ value: Double) -> Double {
+            guard length > 0 else { return value }
+            let r = value.truncatingRemainder(dividingBy: length)
+            return r < 0 ? r + length : r
+        }
         switch next.loop {
-        case .singleFrame: return previous.firstFrame == next.firstFrame
-        case .loop, .playOnce: return previous.firstFrame.value + age == next.firstFrame.value
-        case .loopReverse, .playOnceReverse: return previous.firstFrame.value - age == next.firstFrame.value
+        case .singleFrame: return p == n
+        case .loop: return wrap(p + age) == wrap(n)
+        case .loopReverse: return wrap(p - age) == wrap(n)
+        case .playOnce: return p + age == n || (p + age >= length - 1 && n >= length - 1)
+        case .playOnceReverse: return p - age == n || (p - age <= 0 && n <= 0)
         }
     }
 
