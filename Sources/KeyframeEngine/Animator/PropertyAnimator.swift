@@ -51,17 +51,34 @@ public final class PropertyAnimator: ClockDriven {
     /// rounding of summed tick lengths.
     public static let timeEpsilon = 1e-9
 
-    private var reversed = false
+    /// The time-dependent state in one struct, so a tick costs one exclusive access instead of many.
+    private var playhead = AnimatorPlayhead()
+    private var reversed: Bool {
+        get { playhead.reversed }
+        set { playhead.reversed = newValue }
+    }
     /// Forward time fraction.
-    private(set) var u = 0.0
+    private(set) var u: Double {
+        get { playhead.u }
+        set { playhead.u = newValue }
+    }
     /// Forward presented progress.
-    private(set) var p = 0.0
-    private(set) var motion = AnimatorMotion.schedule(rate: nil)
+    private(set) var p: Double {
+        get { playhead.p }
+        set { playhead.p = newValue }
+    }
+    private(set) var motion: AnimatorMotion {
+        get { playhead.motion }
+        set { playhead.motion = newValue }
+    }
+    private var pendingDelay: Double {
+        get { playhead.pendingDelay }
+        set { playhead.pendingDelay = newValue }
+    }
     /// Paused in linear-scrub mode: `fractionComplete` reads and writes `p`.
     private var linearScrub = false
     /// `p` was set by a linear scrub and `u` must be recomputed before moving on.
     private var scrubbed = false
-    private var pendingDelay = 0.0
     /// Reached the end with `pausesOnCompletion` and has not moved since.
     private(set) var isHeldAtEnd = false
     private(set) var animations: [Animation] = []
@@ -124,11 +141,23 @@ public final class PropertyAnimator: ClockDriven {
 
     /// The first attached animation's value as a number (fast path for single-value animators).
     public var primaryScalar: Double? {
-        guard state != .stopped, let first = animations.first else { return nil }
-        if case .value(let from, let to) = first.target {
-            return from + (to - from) * first.progress(forAnimatorProgress: p)
+        guard let fast = primaryFastPath, state != .stopped else {
+            guard state != .stopped, let first = animations.first else { return nil }
+            return first.value(forAnimatorProgress: p).scalar
         }
-        return first.value(forAnimatorProgress: p).scalar
+        return fast.value(atProgress: playhead.p)
+    }
+
+    /// The first animation's numbers when it is a scalar, copied out so sampling it touches no
+    /// reference-counted storage (the benchmark's and the CLI's hot path).
+    private var primaryFastPath: ScalarFastPath?
+
+    private struct ScalarFastPath {
+        var from: Double, to: Double, origin: Double, span: Double, clamps: Bool
+        func value(atProgress p: Double) -> Double {
+            let q = span != 0 ? (p - origin) / span : 1
+            return from + (to - from) * (clamps ? max(0, q) : q)
+        }
     }
 
     // MARK: - Observation
@@ -377,8 +406,14 @@ public final class PropertyAnimator: ClockDriven {
         nextAnimationID += 1
         let id = AnimationID(rawValue: nextAnimationID)
         let goal: Double = reversed ? 0 : 1
-        animations.append(Animation(id: id, target: target, origin: originProgress(delayFactor: delayFactor),
-                                    destination: goal))
+        let animation = Animation(id: id, target: target, origin: originProgress(delayFactor: delayFactor),
+                                  destination: goal)
+        if animations.isEmpty, case .value(let from, let to) = target {
+            primaryFastPath = ScalarFastPath(from: from, to: to, origin: animation.origin,
+                                             span: animation.destination - animation.origin,
+                                             clamps: animation.clampsOrigin)
+        }
+        animations.append(animation)
         return id
     }
 
@@ -404,39 +439,7 @@ public final class PropertyAnimator: ClockDriven {
     /// one is added.
     public func advance(by delta: Seconds) {
         guard state == .active, isRunning, !animations.isEmpty else { return }
-        var dt = max(0, delta.value)
-        if pendingDelay > 0 {
-            let used = min(pendingDelay, dt)
-            pendingDelay -= used
-            dt -= used
-            if pendingDelay > 0 { return }
-        }
-        switch motion {
-        case .schedule(let rate):
-            let speed = rate ?? (duration.value > 0 ? 1 / duration.value : .infinity)
-            let step = speed.isFinite ? speed * dt : .infinity
-            // Sums of tick lengths carry rounding error; a run within timeEpsilon of its end has ended.
-            let slack = speed.isFinite ? speed * Self.timeEpsilon : 0
-            if reversed {
-                u -= step
-                if u <= slack { u = 0; p = timing.evaluate(0, duration: duration.value); reachEnd(); return }
-            } else {
-                u += step
-                if u >= 1 - slack { u = 1; p = timing.evaluate(1, duration: duration.value); reachEnd(); return }
-            }
-            p = timing.evaluate(u, duration: duration.value)
-        case .segment(var segment):
-            segment.elapsed += dt
-            motion = .segment(segment)
-            if segment.elapsed >= segment.duration - Self.timeEpsilon {
-                u = segment.target
-                p = segment.target
-                reachEnd()
-            } else {
-                u = segment.timeFraction
-                p = segment.progress
-            }
-        }
+        if playhead.advance(by: delta.value, timing: timing, duration: duration.value) { reachEnd() }
     }
 
     // MARK: - Internals
@@ -537,6 +540,7 @@ public final class PropertyAnimator: ClockDriven {
     /// Back to a fresh inactive animator: animations, completions and timing overrides dropped.
     private func reset() {
         animations.removeAll()
+        primaryFastPath = nil
         completions.removeAll()
         motion = .schedule(rate: nil)
         pendingDelay = 0

@@ -28,7 +28,10 @@ public struct CubicBezier: Sendable {
     @usableFromInline let ay: Double, by: Double, cy: Double
     @usableFromInline let startGradient: Double
     @usableFromInline let endGradient: Double
-    @usableFromInline let samples: [Double]
+    /// x(t) at t = 0, 0.1, …, 1, kept inline (a tuple, not an array) so copying a curve never
+    /// touches reference counts on the hot path.
+    @usableFromInline let samples: (Double, Double, Double, Double, Double, Double, Double, Double, Double,
+                                    Double, Double)
 
     /// Creates the curve with inner control points `(x1, y1)` and `(x2, y2)`.
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
@@ -58,10 +61,11 @@ public struct CubicBezier: Sendable {
             endGradient = 0
         }
         let ax = 1 - cx - bx
-        samples = (0..<Self.sampleCount).map { i in
-            let t = Double(i) / Double(Self.sampleCount - 1)
+        func x(_ i: Int) -> Double {
+            let t = Double(i) / 10
             return ((ax * t + bx) * t + cx) * t
         }
+        samples = (x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7), x(8), x(9), x(10))
     }
 
     /// The curve's x (time) at parameter `t`.
@@ -82,12 +86,15 @@ public struct CubicBezier: Sendable {
         // Bracket x between two of the precomputed samples and guess linearly inside the bracket.
         let step = 1 / Double(Self.sampleCount - 1)
         var lower = 0.0, upper = 1.0, t = x
-        for i in 1..<Self.sampleCount where x <= samples[i] {
-            upper = step * Double(i)
-            lower = upper - step
-            let span = samples[i] - samples[i - 1]
-            t = span > 0 ? lower + step * (x - samples[i - 1]) / span : lower
-            break
+        withUnsafeBytes(of: samples) { raw in
+            let sample = raw.bindMemory(to: Double.self)
+            for i in 1..<Self.sampleCount where x <= sample[i] {
+                upper = step * Double(i)
+                lower = upper - step
+                let span = sample[i] - sample[i - 1]
+                t = span > 0 ? lower + step * (x - sample[i - 1]) / span : lower
+                break
+            }
         }
         // Newton refinement from the guess; gives up on a flat derivative.
         var error = 0.0

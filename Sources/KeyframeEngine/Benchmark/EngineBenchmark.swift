@@ -1,0 +1,118 @@
+/// Measures the cost of advancing and sampling many animators per tick.
+///
+/// The only place in the engine that reads a real clock (`ContinuousClock`), to time itself;
+/// the animators it drives still run on a ``VirtualClock``. Three workloads run in the same
+/// process: animators with cubic Bézier curves, animators with linear curves, and plain linear
+/// interpolation of the same number of values (the floor any engine must pay).
+///
+/// ```swift
+/// let report = EngineBenchmark.run(animators: 10_000, ticks: 120)
+/// print(report)   // per-tick times and the cubic / plain-interpolation ratio
+/// ```
+public enum EngineBenchmark {
+    /// Timings of one benchmark run.
+    public struct Report: Sendable, CustomStringConvertible {
+        /// Animators (and interpolations) per workload.
+        public var animators: Int
+        /// Ticks measured per workload.
+        public var ticks: Int
+        /// Mean time per tick advancing and sampling animators with cubic Bézier curves.
+        public var cubicAnimatorTick: Seconds
+        /// Mean time per tick advancing and sampling animators with linear curves.
+        public var linearAnimatorTick: Seconds
+        /// Mean time per tick of plain linear interpolations (`a + (b − a)·t`).
+        public var plainInterpolationTick: Seconds
+        /// A sum of every sampled value, so the work cannot be optimised away.
+        public var checksum: Double
+
+        /// Cubic animators relative to plain interpolation (the goal is ≤ 10).
+        public var cubicToPlainRatio: Double { cubicAnimatorTick.value / plainInterpolationTick.value }
+        /// Cubic animators relative to linear animators (the cost of the curve solver alone).
+        public var cubicToLinearAnimatorRatio: Double { cubicAnimatorTick.value / linearAnimatorTick.value }
+
+        /// A short multi-line summary in microseconds.
+        public var description: String {
+            func us(_ s: Seconds) -> String { String(Int((s.value * 1e7).rounded()) / 10) + "." +
+                String(Int((s.value * 1e7).rounded()) % 10) + " µs" }
+            func ratio(_ r: Double) -> String { String(Double(Int(r * 100)) / 100) + "×" }
+            return """
+            engine benchmark: \(animators) animators, \(ticks) ticks
+              cubic animators   \(us(cubicAnimatorTick)) per tick
+              linear animators  \(us(linearAnimatorTick)) per tick
+              plain lerp        \(us(plainInterpolationTick)) per tick
+              cubic / plain lerp \(ratio(cubicToPlainRatio)), cubic / linear animators \(ratio(cubicToLinearAnimatorRatio))
+            """
+        }
+    }
+
+    /// Runs the three workloads and reports the mean time per tick of each.
+    ///
+    /// - Parameters:
+    ///   - animators: how many animators (and plain interpolations) each tick advances and samples.
+    ///   - ticks: how many 1/60 s ticks are measured per workload (after one warm-up tick).
+    public static func run(animators: Int = 10_000, ticks: Int = 120) -> Report {
+        let count = max(1, animators), tickCount = max(1, ticks)
+        let dt = 1.0 / 60
+        // Long enough that no animator completes during the run, so every tick does full work.
+        let duration = Double(tickCount + 2) * dt * 1.25
+        let curves: [TimingCurve] = [.easeIn, .easeOut, .easeInEaseOut, .default, .bezier(0.68, -0.55, 0.265, 1.55),
+                                     .bezier(0.1, 0.7, 1, 0.1), .bezier(0.3, 0.2, 0.7, 0.9)]
+        var checksum = 0.0
+
+        func animatorWorkload(_ curveAt: (Int) -> TimingCurve) -> Seconds {
+            let clock = VirtualClock()
+            var list: [PropertyAnimator] = []
+            list.reserveCapacity(count)
+            for i in 0..<count {
+                let animator = PropertyAnimator(duration: Seconds(duration), timing: curveAt(i))
+                _ = try? animator.addAnimations(.value(from: Double(i), to: Double(i) + 100))
+                try? animator.start()
+                clock.register(animator)
+                list.append(animator)
+            }
+            var sum = 0.0
+            let timer = ContinuousClock()
+            var start = timer.now
+            for tick in 0...tickCount {
+                if tick == 1 { start = timer.now }   // tick 0 warms up
+                clock.advance(by: Seconds(dt))
+                for animator in list { sum += animator.primaryScalar ?? 0 }
+            }
+            let elapsed = timer.now - start
+            checksum += sum
+            return Seconds(seconds(elapsed) / Double(tickCount))
+        }
+
+        let cubic = animatorWorkload { curves[$0 % curves.count] }
+        let linear = animatorWorkload { _ in .linear }
+        let plain = plainInterpolation(count: count, ticks: tickCount, step: dt / duration, checksum: &checksum)
+
+        return Report(animators: count, ticks: tickCount, cubicAnimatorTick: cubic, linearAnimatorTick: linear,
+                      plainInterpolationTick: plain, checksum: checksum)
+    }
+
+    /// The baseline: `count` values advanced and interpolated linearly per tick, in flat arrays.
+    private static func plainInterpolation(count: Int, ticks: Int, step: Double, checksum: inout Double) -> Seconds {
+        var from = [Double](repeating: 0, count: count), to = from, time = from
+        for i in 0..<count { from[i] = Double(i); to[i] = Double(i) + 100 }
+        var sum = 0.0
+        let timer = ContinuousClock()
+        var start = timer.now
+        for tick in 0...ticks {
+            if tick == 1 { start = timer.now }
+            for i in 0..<count {
+                let t = min(1, time[i] + step)
+                time[i] = t
+                sum += from[i] + (to[i] - from[i]) * t
+            }
+        }
+        let elapsed = timer.now - start
+        checksum += sum
+        return Seconds(seconds(elapsed) / Double(ticks))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let parts = duration.components
+        return Double(parts.seconds) + Double(parts.attoseconds) * 1e-18
+    }
+}
