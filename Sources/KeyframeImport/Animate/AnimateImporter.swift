@@ -23,7 +23,6 @@ struct AnimateImporter {
     private var compositionOrder: [String] = []
     private var visiting: [String] = []
     private var spritesByName: [String: Sprite] = [:]
-    private var trpIsLocal = false
     private var isBTA = false
 
     init(folder: SourceFolder, animationFile: String) {
@@ -90,9 +89,6 @@ struct AnimateImporter {
         }
         let app = spriteMaps.first?.app
         isBTA = btaVersion != nil || (app?.contains("Better TA") ?? false) || folder.fileExists("metadata.json")
-        // BTA 1.2 writes transformation points in the instance's own space; official exports and BTA 1.0 write
-        // them in the parent's space (see docs/format.md, "Transformation point").
-        trpIsLocal = btaVersion.map { AnimateImporter.btaVersionAtLeast($0, major: 1, minor: 2) } ?? false
 
         // Frame rate: MD.FRT, metadata.json framerate, else 24.
         var frameRate = try root.within(animationFile) { (c) throws(JSONSchemaError) -> Double? in
@@ -166,13 +162,6 @@ struct AnimateImporter {
             assets: Assets(images: images, sprites: sprites),
             compositions: ordered.compactMap { compositions[$0] },
             root: rootName, clips: clips, diagnostics: collector.diagnostics)
-    }
-
-    static func btaVersionAtLeast(_ text: String, major: Int, minor: Int) -> Bool {
-        let numbers = text.split(whereSeparator: { !$0.isNumber }).compactMap { Int($0) }
-        guard let first = numbers.first else { return false }
-        let second = numbers.count > 1 ? numbers[1] : 0
-        return first > major || (first == major && second >= minor)
     }
 
     private mutating func register(_ composition: Composition) {
@@ -374,13 +363,9 @@ struct AnimateImporter {
                 value = .sprite(sprite.name)
             case .symbol(let instance):
                 matrix = instance.matrix
-                if let trp = instance.transformationPoint {
-                    if trpIsLocal {
-                        localPivot = trp
-                    } else if let inverse = matrix.inverted {
-                        localPivot = inverse.apply(trp)
-                    }
-                }
+                // The transformation point is in the instance's own (untransformed) space: in Animate 23's baked
+                // balltest the ball keeps TRP (77.2, 77.2) while its matrix moves it to x = 217.95.
+                if let trp = instance.transformationPoint { localPivot = trp }
                 let compositionID = try requireSymbol(instance.symbolName, referencedFrom: file, path: instance.path,
                                                       bitmap: instance.bitmap)
                 switch instance.type {

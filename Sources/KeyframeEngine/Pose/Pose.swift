@@ -1,0 +1,41 @@
+import KeyframeModel
+
+/// Everything visible at one moment: sprites to draw back to front, with world transforms, colours, blend modes
+/// and masks, plus the resolved state of every node that was visited.
+public struct Pose: Sendable, Equatable {
+    /// One sprite to draw.
+    public struct Item: Sendable, Equatable {
+        /// The sprite's id in the document's assets.
+        public var sprite: String
+        /// Sprite-local (upright picture, document pixels, origin applied) to root coordinates.
+        public var transform: Matrix2D
+        /// The accumulated colour transform, opacity folded into the alpha multiplier.
+        public var color: ColorTransform
+        /// The blend mode of the nearest node that sets one.
+        public var blendMode: BlendMode
+        /// Indices into ``Pose/masks``: the item is visible only where every one of them has coverage.
+        public var masks: [Int]
+        /// Where the item comes from: composition instance path and node id, for people and traces.
+        public var path: String
+    }
+
+    /// One node's resolved state.
+    public struct NodeState: Sendable, Equatable {
+        public var path: String
+        public var transform: Matrix2D
+        public var color: ColorTransform
+        public var visible: Bool
+        public var content: NodeContent
+        /// The nested composition's frame, when the content is a composition.
+        public var childFrame: Double?
+    }
+
+    /// Sprites back to front.
+    public var items: [Item] = []
+    /// Mask shapes: each is a list of sprites whose coverage (alpha) forms the mask.
+    public var masks: [[Item]] = []
+    /// Every visited node's state, in visiting order (only when requested).
+    public var nodes: [NodeState] = []
+
+    public init() {}
+}

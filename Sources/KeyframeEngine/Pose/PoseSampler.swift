@@ -1,0 +1,247 @@
+import KeyframeModel
+
+/// Evaluates a normalized document at a time: tracks with their easing, nested composition time, transforms and
+/// colours concatenated down the tree, masks resolved.
+///
+/// Sampling is a pure function of the document and the time, so any frame can be rendered in any order or in
+/// parallel.
+///
+/// Nested time: a composition instance's age is counted from the content keyframe that shows it. Instances on the
+/// parent's clock (Animate graphics) use the parent's local time; instances on their own clock (movie clips) use
+/// the global time elapsed since their span began, so they keep playing while the parent holds a frame.
+public struct PoseSampler: Sendable {
+    /// Compositions nested deeper than this are not descended into (cycles are rejected at import; this guards
+    /// hand-written documents).
+    public static let maximumDepth = 64
+
+    public let document: Document
+    private let compositions: [String: Composition]
+    private let indices: [String: [String: Int]]
+
+    public init(document: Document) {
+        self.document = document
+        var compositions: [String: Composition] = [:]
+        var indices: [String: [String: Int]] = [:]
+        for composition in document.compositions {
+            compositions[composition.id] = composition
+            var map: [String: Int] = [:]
+            for (index, node) in composition.nodes.enumerated() { map[node.id] = index }
+            indices[composition.id] = map
+        }
+        self.compositions = compositions
+        self.indices = indices
+    }
+
+    /// The pose of `clip` at `time` frames after its start (clamped to the clip's range).
+    public func sample(clip: Clip, time: Frames, collectNodes: Bool = false) -> Pose {
+        let t = min(max(time.value, 0), max(clip.duration.value - 1e-9, 0))
+        return sample(composition: clip.composition, frame: Frames(clip.start.value + t), elapsed: t,
+                      collectNodes: collectNodes)
+    }
+
+    /// The pose of composition `id` at local `frame`, `elapsed` global frames after it appeared.
+    public func sample(composition id: String, frame: Frames, elapsed: Double? = nil, collectNodes: Bool = false) -> Pose {
+        var pose = Pose()
+        var context = Context(collectNodes: collectNodes)
+        emit(compositionID: id, local: frame.value, elapsed: elapsed ?? frame.value, linear: true,
+             transform: .identity, color: .identity, blend: .normal, masks: [], path: id, depth: 0,
+             into: &pose, context: &context)
+        return pose
+    }
+
+    private struct Context {
+        var collectNodes: Bool
+    }
+
+    private struct NodeFrame {
+        var transform: Matrix2D
+        var color: ColorTransform
+        var blend: BlendMode
+        var visible: Bool
+        var masks: [Int]
+    }
+
+    // MARK: Evaluation
+
+    private func emit(compositionID: String, local: Double, elapsed: Double, linear: Bool, transform: Matrix2D,
+                      color: ColorTransform, blend: BlendMode, masks: [Int], path: String, depth: Int,
+                      into pose: inout Pose, context: inout Context) {
+        guard depth < PoseSampler.maximumDepth, let composition = compositions[compositionID] else { return }
+        let frame = Frames(local)
+        let nodes = composition.nodes
+        var states: [NodeFrame?] = Array(repeating: nil, count: nodes.count)
+        var maskIndex: [Int: Int] = [:]  // node index of a mask → index in pose.masks
+
+        for nodeIndex in drawOrder(of: composition, at: frame) {
+            guard let state = resolve(nodeIndex, in: composition, at: frame, parentDefault: (transform, color, blend),
+                                      states: &states)
+            else { continue }
+            let node = nodes[nodeIndex]
+            if isUnderMask(nodeIndex, in: composition) { continue }
+            var itemMasks = masks
+            if let maskID = nearestMask(nodeIndex, in: composition), let maskNode = indices[compositionID]?[maskID] {
+                if let existing = maskIndex[maskNode] {
+                    itemMasks.append(existing)
+                } else {
+                    var shapes = Pose()
+                    collectMask(maskNode, in: composition, compositionID: compositionID, local: local, elapsed: elapsed,
+                                linear: linear, parent: (transform, color, blend), states: &states, path: path,
+                                depth: depth, into: &shapes, context: &context)
+                    pose.masks.append(shapes.items)
+                    pose.masks.append(contentsOf: shapes.masks)
+                    maskIndex[maskNode] = pose.masks.count - 1 - shapes.masks.count
+                    itemMasks.append(maskIndex[maskNode]!)
+                }
+            }
+            guard state.visible else { continue }
+            emitContent(of: node, state: state, masks: itemMasks, composition: composition, frame: frame,
+                        local: local, elapsed: elapsed, linear: linear, path: path, depth: depth, into: &pose,
+                        context: &context)
+        }
+    }
+
+    private func emitContent(of node: Node, state: NodeFrame, masks: [Int], composition: Composition, frame: Frames,
+                             local: Double, elapsed: Double, linear: Bool, path: String, depth: Int,
+                             into pose: inout Pose, context: inout Context) {
+        guard let held = node.tracks.content?.heldKeyframe(at: frame) else {
+            if context.collectNodes {
+                pose.nodes.append(Pose.NodeState(path: "\(path)/\(node.id)", transform: state.transform,
+                                                 color: state.color, visible: state.visible, content: .none))
+            }
+            return
+        }
+        var childFrame: Double? = nil
+        switch held.keyframe.value {
+        case .none:
+            break
+        case .sprite(let id):
+            guard let sprite = document.assets.sprites.first(where: { $0.id == id }) else { break }
+            let placed = state.transform.concatenating(
+                Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: sprite.origin.x, ty: sprite.origin.y))
+            pose.items.append(Pose.Item(sprite: id, transform: placed, color: state.color, blendMode: state.blend,
+                                        masks: masks, path: "\(path)/\(node.id)"))
+        case .composition(let instance):
+            guard let child = compositions[instance.composition] else { break }
+            let start = held.keyframe.frame.value
+            let parentAge = local - start
+            // Global frames since the span began: the parent's own progression when it runs linearly with time,
+            // otherwise the span began when the parent appeared.
+            let spanElapsed = linear ? parentAge : elapsed
+            let age = instance.clock == .parent ? parentAge : spanElapsed
+            let (childLocal, childLinear) = PoseSampler.childFrame(instance, age: age, length: child.duration.value,
+                                                                   parentLinear: linear)
+            childFrame = childLocal
+            emit(compositionID: child.id, local: childLocal, elapsed: spanElapsed, linear: childLinear,
+                 transform: state.transform, color: state.color, blend: state.blend, masks: masks,
+                 path: "\(path)/\(node.id)>\(child.id)", depth: depth + 1, into: &pose, context: &context)
+        }
+        if context.collectNodes {
+            pose.nodes.append(Pose.NodeState(path: "\(path)/\(node.id)", transform: state.transform, color: state.color,
+                                             visible: state.visible, content: held.keyframe.value, childFrame: childFrame))
+        }
+    }
+
+    /// The nested composition's frame for an instance `age` frames old, and whether that frame advances with time.
+    public static func childFrame(_ instance: CompositionInstance, age: Double, length: Double,
+                                  parentLinear: Bool = true) -> (frame: Double, linear: Bool) {
+        guard length > 0 else { return (0, false) }
+        let first = instance.firstFrame.value
+        func wrap(_ value: Double) -> Double {
+            let r = value.truncatingRemainder(dividingBy: length)
+            return r < 0 ? r + length : r
+        }
+        switch instance.loop {
+        case .loop: return (wrap(first + age), parentLinear)
+        case .playOnce:
+            let value = first + age
+            return value >= length - 1 ? (length - 1, false) : (max(value, 0), parentLinear)
+        case .singleFrame: return (min(max(first, 0), length - 1), false)
+        case .loopReverse: return (wrap(first - age), false)
+        case .playOnceReverse:
+            let value = first - age
+            return value <= 0 ? (0, false) : (min(value, length - 1), false)
+        }
+    }
+
+    /// The local state of node `index`, with its ancestors resolved first; `nil` when an ancestor is missing.
+    private func resolve(_ index: Int, in composition: Composition, at frame: Frames,
+                         parentDefault: (Matrix2D, ColorTransform, BlendMode), states: inout [NodeFrame?]) -> NodeFrame? {
+        if let known = states[index] { return known }
+        let node = composition.nodes[index]
+        var parentState = NodeFrame(transform: parentDefault.0, color: parentDefault.1, blend: parentDefault.2,
+                                    visible: true, masks: [])
+        if let parentID = node.parent {
+            guard let parentIndex = indices[composition.id]?[parentID],
+                let resolved = resolve(parentIndex, in: composition, at: frame, parentDefault: parentDefault, states: &states)
+            else { return nil }
+            parentState = resolved
+        }
+        let tracks = node.tracks
+        let components = TransformComponents(
+            position: tracks.position?.value(at: frame) ?? .zero, scale: tracks.scale?.value(at: frame) ?? .one,
+            rotation: tracks.rotation?.value(at: frame) ?? Degrees(0), skew: tracks.skew?.value(at: frame) ?? Degrees(0),
+            pivot: tracks.pivot?.heldValue(at: frame) ?? .zero)
+        var color = tracks.color?.value(at: frame) ?? .identity
+        if let opacity = tracks.opacity?.value(at: frame) {
+            color = ColorTransform(alphaMultiplier: opacity).concatenating(color)
+        }
+        var blend = parentState.blend
+        if let own = tracks.blendMode?.heldValue(at: frame), own != .normal { blend = own }
+        let state = NodeFrame(
+            transform: parentState.transform.concatenating(components.matrix),
+            color: parentState.color.concatenating(color), blend: blend,
+            visible: parentState.visible && (tracks.visible?.heldValue(at: frame) ?? true), masks: [])
+        states[index] = state
+        return state
+    }
+
+    /// Node indices in draw order: list order, or sorted by the draw-order track where nodes have one.
+    private func drawOrder(of composition: Composition, at frame: Frames) -> [Int] {
+        let nodes = composition.nodes
+        guard nodes.contains(where: { $0.tracks.drawOrder != nil }) else { return Array(nodes.indices) }
+        return nodes.indices.sorted { a, b in
+            let ka = nodes[a].tracks.drawOrder?.heldValue(at: frame) ?? a
+            let kb = nodes[b].tracks.drawOrder?.heldValue(at: frame) ?? b
+            return ka != kb ? ka < kb : a < b
+        }
+    }
+
+    private func ancestors(_ index: Int, in composition: Composition) -> [Int] {
+        var result: [Int] = []
+        var current = composition.nodes[index].parent
+        while let id = current, let parentIndex = indices[composition.id]?[id], result.count < composition.nodes.count {
+            result.append(parentIndex)
+            current = composition.nodes[parentIndex].parent
+        }
+        return result
+    }
+
+    private func isUnderMask(_ index: Int, in composition: Composition) -> Bool {
+        composition.nodes[index].isMask || ancestors(index, in: composition).contains { composition.nodes[$0].isMask }
+    }
+
+    private func nearestMask(_ index: Int, in composition: Composition) -> String? {
+        if let mask = composition.nodes[index].maskedBy { return mask }
+        for ancestor in ancestors(index, in: composition) {
+            if let mask = composition.nodes[ancestor].maskedBy { return mask }
+        }
+        return nil
+    }
+
+    /// Samples the mask node and its descendants into a list of shapes.
+    private func collectMask(_ maskIndex: Int, in composition: Composition, compositionID: String, local: Double,
+                             elapsed: Double, linear: Bool, parent: (Matrix2D, ColorTransform, BlendMode),
+                             states: inout [NodeFrame?], path: String, depth: Int, into pose: inout Pose,
+                             context: inout Context) {
+        let frame = Frames(local)
+        var quiet = Context(collectNodes: false)
+        for index in composition.nodes.indices where index == maskIndex || ancestors(index, in: composition).contains(maskIndex) {
+            guard let state = resolve(index, in: composition, at: frame, parentDefault: parent, states: &states),
+                state.visible
+            else { continue }
+            emitContent(of: composition.nodes[index], state: state, masks: [], composition: composition, frame: frame,
+                        local: local, elapsed: elapsed, linear: linear, path: path, depth: depth, into: &pose,
+                        context: &quiet)
+        }
+    }
+}

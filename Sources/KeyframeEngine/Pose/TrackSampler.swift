@@ -1,0 +1,62 @@
+import KeyframeModel
+
+/// Values that tracks can interpolate between keyframes.
+public protocol Interpolatable {
+    /// The value a fraction `t` of the way from `self` to `other` (t may leave 0…1 for overshooting eases).
+    func interpolated(to other: Self, at t: Double) -> Self
+}
+
+extension Double: Interpolatable {
+    public func interpolated(to other: Double, at t: Double) -> Double { self + (other - self) * t }
+}
+
+extension Vector2: Interpolatable {
+    public func interpolated(to other: Vector2, at t: Double) -> Vector2 {
+        Vector2(x: x + (other.x - x) * t, y: y + (other.y - y) * t)
+    }
+}
+
+extension Degrees: Interpolatable {
+    public func interpolated(to other: Degrees, at t: Double) -> Degrees { Degrees(value + (other.value - value) * t) }
+}
+
+extension ColorTransform: Interpolatable {
+    public func interpolated(to o: ColorTransform, at t: Double) -> ColorTransform {
+        func l(_ a: Double, _ b: Double) -> Double { a + (b - a) * t }
+        return ColorTransform(
+            redMultiplier: l(redMultiplier, o.redMultiplier), greenMultiplier: l(greenMultiplier, o.greenMultiplier),
+            blueMultiplier: l(blueMultiplier, o.blueMultiplier), alphaMultiplier: l(alphaMultiplier, o.alphaMultiplier),
+            redOffset: l(redOffset, o.redOffset), greenOffset: l(greenOffset, o.greenOffset),
+            blueOffset: l(blueOffset, o.blueOffset), alphaOffset: l(alphaOffset, o.alphaOffset))
+    }
+}
+
+extension Track {
+    /// The held value at `frame`: the last keyframe at or before it (the first keyframe's value before it).
+    public func heldValue(at frame: Frames) -> Value? {
+        guard !keyframes.isEmpty else { return nil }
+        return keyframes[keyframeIndex(at: frame) ?? 0].value
+    }
+
+    /// The held keyframe at `frame` and the frame where the next keyframe starts (if any).
+    public func heldKeyframe(at frame: Frames) -> (keyframe: Keyframe<Value>, next: Frames?)? {
+        guard !keyframes.isEmpty else { return nil }
+        let index = keyframeIndex(at: frame) ?? 0
+        return (keyframes[index], index + 1 < keyframes.count ? keyframes[index + 1].frame : nil)
+    }
+}
+
+extension Track where Value: Interpolatable {
+    /// The value at `frame`, interpolated with each segment's easing.
+    public func value(at frame: Frames) -> Value? {
+        guard let first = keyframes.first else { return nil }
+        guard let index = keyframeIndex(at: frame) else { return first.value }
+        let keyframe = keyframes[index]
+        guard index + 1 < keyframes.count, keyframe.easing.interpolates else { return keyframe.value }
+        let next = keyframes[index + 1]
+        let span = next.frame.value - keyframe.frame.value
+        guard span > 0 else { return keyframe.value }
+        let p = (frame.value - keyframe.frame.value) / span
+        return keyframe.value.interpolated(to: next.value, at: EasingEvaluator.progress(keyframe.easing, at: p))
+    }
+}
