@@ -31,9 +31,15 @@ public final class PropertyAnimator: ClockDriven {
     /// The delay set by ``start(afterDelay:)``; zero otherwise.
     public private(set) var delay: Seconds = .zero
     /// The life-cycle state.
-    public private(set) var state: AnimatingState = .inactive
+    public private(set) var state: AnimatingState {
+        get { playhead.state }
+        set { playhead.state = newValue }
+    }
     /// Whether the animator is active and advancing with time.
-    public private(set) var isRunning = false
+    public private(set) var isRunning: Bool {
+        get { playhead.isRunning }
+        set { playhead.isRunning = newValue }
+    }
     /// Whether the animator runs toward its start. Setting it while stopped is ignored; use
     /// ``setReversed(_:)`` to get an error instead.
     public var isReversed: Bool {
@@ -81,7 +87,9 @@ public final class PropertyAnimator: ClockDriven {
     private var scrubbed = false
     /// Reached the end with `pausesOnCompletion` and has not moved since.
     private(set) var isHeldAtEnd = false
-    private(set) var animations: [Animation] = []
+    private(set) var animations: [Animation] = [] {
+        didSet { playhead.hasAnimations = !animations.isEmpty }
+    }
     private var modelValues: [AnimationID: AnimatedValue] = [:]
     private var completions: [(AnimatingPosition) -> Void] = []
     private var observers: [(token: ObservationToken, handler: (AnimatorEvent) -> Void)] = []
@@ -141,24 +149,12 @@ public final class PropertyAnimator: ClockDriven {
 
     /// The first attached animation's value as a number (fast path for single-value animators).
     public var primaryScalar: Double? {
-        guard let fast = primaryFastPath, state != .stopped else {
-            guard state != .stopped, let first = animations.first else { return nil }
-            return first.value(forAnimatorProgress: p).scalar
-        }
-        return fast.value(atProgress: playhead.p)
+        if let value = playhead.primaryScalar { return value }
+        guard state != .stopped, let first = animations.first else { return nil }
+        return first.value(forAnimatorProgress: p).scalar
     }
 
-    /// The first animation's numbers when it is a scalar, copied out so sampling it touches no
-    /// reference-counted storage (the benchmark's and the CLI's hot path).
-    private var primaryFastPath: ScalarFastPath?
 
-    private struct ScalarFastPath {
-        var from: Double, to: Double, origin: Double, span: Double, clamps: Bool
-        func value(atProgress p: Double) -> Double {
-            let q = span != 0 ? (p - origin) / span : 1
-            return from + (to - from) * (clamps ? max(0, q) : q)
-        }
-    }
 
     // MARK: - Observation
 
@@ -409,7 +405,7 @@ public final class PropertyAnimator: ClockDriven {
         let animation = Animation(id: id, target: target, origin: originProgress(delayFactor: delayFactor),
                                   destination: goal)
         if animations.isEmpty, case .value(let from, let to) = target {
-            primaryFastPath = ScalarFastPath(from: from, to: to, origin: animation.origin,
+            playhead.primary = ScalarFastPath(from: from, to: to, origin: animation.origin,
                                              span: animation.destination - animation.origin,
                                              clamps: animation.clampsOrigin)
         }
@@ -438,7 +434,6 @@ public final class PropertyAnimator: ClockDriven {
     /// An animator started without animations waits (UIKit's transient paused state) until
     /// one is added.
     public func advance(by delta: Seconds) {
-        guard state == .active, isRunning, !animations.isEmpty else { return }
         if playhead.advance(by: delta.value, timing: timing, duration: duration.value) { reachEnd() }
     }
 
@@ -540,7 +535,7 @@ public final class PropertyAnimator: ClockDriven {
     /// Back to a fresh inactive animator: animations, completions and timing overrides dropped.
     private func reset() {
         animations.removeAll()
-        primaryFastPath = nil
+        playhead.primary = nil
         completions.removeAll()
         motion = .schedule(rate: nil)
         pendingDelay = 0

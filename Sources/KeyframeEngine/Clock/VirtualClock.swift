@@ -17,23 +17,25 @@ public final class VirtualClock {
     /// The number of ticks so far.
     public private(set) var tickCount = 0
     private var members: [ClockDriven] = []
+    private var memberIDs: Set<ObjectIdentifier> = []
 
     /// Creates a clock at time zero with nothing registered.
     public init() {}
 
     /// Registers `member` so every later tick advances it; registering twice has no effect.
     public func register(_ member: ClockDriven) {
-        guard !members.contains(where: { $0 === member }) else { return }
+        guard memberIDs.insert(ObjectIdentifier(member)).inserted else { return }
         members.append(member)
     }
 
     /// Stops advancing `member`.
     public func unregister(_ member: ClockDriven) {
+        guard memberIDs.remove(ObjectIdentifier(member)) != nil else { return }
         members.removeAll { $0 === member }
     }
 
     /// Whether `member` is registered.
-    public func isRegistered(_ member: ClockDriven) -> Bool { members.contains { $0 === member } }
+    public func isRegistered(_ member: ClockDriven) -> Bool { memberIDs.contains(ObjectIdentifier(member)) }
 
     /// Advances time by `delta` (must not be negative) and ticks every registered member.
     public func advance(by delta: Seconds) {

@@ -5,6 +5,10 @@
 /// Newton steps, then bisection, all to ``solverEpsilon`` — and returns `y(t)`. Outside `0...1`
 /// the curve is extended linearly with the gradient at its end points.
 ///
+/// Only the four numbers are stored: coefficients, end gradients and spline samples are
+/// recomputed when needed (a few multiplications), which keeps the curve small enough to copy
+/// for free on the animator's hot path.
+///
 /// ```swift
 /// let ease = CubicBezier(0.25, 0.1, 0.25, 1)
 /// ease.progress(at: 0.5)   // ≈ 0.8024
@@ -24,55 +28,39 @@ public struct CubicBezier: Sendable {
     static let maxNewtonIterations = 4
     static let sampleCount = 11
 
-    @usableFromInline let ax: Double, bx: Double, cx: Double
-    @usableFromInline let ay: Double, by: Double, cy: Double
-    @usableFromInline let startGradient: Double
-    @usableFromInline let endGradient: Double
-    /// x(t) at t = 0, 0.1, …, 1, kept inline (a tuple, not an array) so copying a curve never
-    /// touches reference counts on the hot path.
-    @usableFromInline let samples: (Double, Double, Double, Double, Double, Double, Double, Double, Double,
-                                    Double, Double)
-
     /// Creates the curve with inner control points `(x1, y1)` and `(x2, y2)`.
     public init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
         self.x1 = x1; self.y1 = y1; self.x2 = x2; self.y2 = y2
-        // Polynomial coefficients of the Bernstein form with P0 = (0,0), P3 = (1,1).
-        let cx = 3 * x1, bx = 3 * (x2 - x1) - cx
-        let cy = 3 * y1, by = 3 * (y2 - y1) - cy
-        self.cx = cx; self.bx = bx; self.ax = 1 - cx - bx
-        self.cy = cy; self.by = by; self.ay = 1 - cy - by
+    }
 
-        if x1 > 0 {
-            startGradient = y1 / x1
-        } else if y1 == 0 && x2 > 0 {
-            startGradient = y2 / x2
-        } else if y1 == 0 && y2 == 0 {
-            startGradient = 1
-        } else {
-            startGradient = 0
-        }
-        if x2 < 1 {
-            endGradient = (y2 - 1) / (x2 - 1)
-        } else if y2 == 1 && x1 < 1 {
-            endGradient = (y1 - 1) / (x1 - 1)
-        } else if y2 == 1 && y1 == 1 {
-            endGradient = 1
-        } else {
-            endGradient = 0
-        }
-        let ax = 1 - cx - bx
-        func x(_ i: Int) -> Double {
-            let t = Double(i) / 10
-            return ((ax * t + bx) * t + cx) * t
-        }
-        samples = (x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7), x(8), x(9), x(10))
+    // Polynomial coefficients of the Bernstein form with P0 = (0,0), P3 = (1,1).
+    @usableFromInline var cx: Double { 3 * x1 }
+    @usableFromInline var bx: Double { 3 * (x2 - x1) - cx }
+    @usableFromInline var ax: Double { 1 - cx - bx }
+    @usableFromInline var cy: Double { 3 * y1 }
+    @usableFromInline var by: Double { 3 * (y2 - y1) - cy }
+    @usableFromInline var ay: Double { 1 - cy - by }
+
+    /// The slope used to extend the curve before x = 0.
+    @usableFromInline var startGradient: Double {
+        if x1 > 0 { return y1 / x1 }
+        if y1 == 0 && x2 > 0 { return y2 / x2 }
+        if y1 == 0 && y2 == 0 { return 1 }
+        return 0
+    }
+
+    /// The slope used to extend the curve after x = 1.
+    @usableFromInline var endGradient: Double {
+        if x2 < 1 { return (y2 - 1) / (x2 - 1) }
+        if y2 == 1 && x1 < 1 { return (y1 - 1) / (x1 - 1) }
+        if y2 == 1 && y1 == 1 { return 1 }
+        return 0
     }
 
     /// The curve's x (time) at parameter `t`.
     @inlinable public func x(at t: Double) -> Double { ((ax * t + bx) * t + cx) * t }
     /// The curve's y (progress) at parameter `t`.
     @inlinable public func y(at t: Double) -> Double { ((ay * t + by) * t + cy) * t }
-    @inlinable func dxdt(at t: Double) -> Double { (3 * ax * t + 2 * bx) * t + cx }
 
     /// The eased progress at time fraction `x`.
     @inlinable public func progress(at x: Double) -> Double {
@@ -83,25 +71,29 @@ public struct CubicBezier: Sendable {
 
     /// The curve parameter `t` whose x is `x` (`x` in `0...1`).
     @usableFromInline func parameter(forX x: Double, epsilon: Double) -> Double {
-        // Bracket x between two of the precomputed samples and guess linearly inside the bracket.
+        let a = ax, b = bx, c = cx
+        func xAt(_ t: Double) -> Double { ((a * t + b) * t + c) * t }
+        // Bracket x between two of the 11 spline samples x(i/10) and guess linearly inside the bracket.
         let step = 1 / Double(Self.sampleCount - 1)
         var lower = 0.0, upper = 1.0, t = x
-        withUnsafeBytes(of: samples) { raw in
-            let sample = raw.bindMemory(to: Double.self)
-            for i in 1..<Self.sampleCount where x <= sample[i] {
+        var previous = 0.0
+        for i in 1..<Self.sampleCount {
+            let sample = xAt(Double(i) / Double(Self.sampleCount - 1))
+            if x <= sample {
                 upper = step * Double(i)
                 lower = upper - step
-                let span = sample[i] - sample[i - 1]
-                t = span > 0 ? lower + step * (x - sample[i - 1]) / span : lower
+                let span = sample - previous
+                t = span > 0 ? lower + step * (x - previous) / span : lower
                 break
             }
+            previous = sample
         }
         // Newton refinement from the guess; gives up on a flat derivative.
         var error = 0.0
         for _ in 0..<Self.maxNewtonIterations {
-            error = self.x(at: t) - x
+            error = xAt(t) - x
             if abs(error) < epsilon { return t }
-            let slope = dxdt(at: t)
+            let slope = (3 * a * t + 2 * b) * t + c
             if abs(slope) < Self.solverEpsilon { break }
             t -= error / slope
         }
@@ -110,7 +102,7 @@ public struct CubicBezier: Sendable {
         // results agree to the last bit on steep curves); converges because x(t) is monotone for
         // x1, x2 in 0...1.
         for _ in 0..<100 where lower < upper {
-            let value = self.x(at: t)
+            let value = xAt(t)
             if abs(value - x) < epsilon { return t }
             if x > value { lower = t } else { upper = t }
             t = (lower + upper) / 2
