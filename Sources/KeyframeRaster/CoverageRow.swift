@@ -7,20 +7,28 @@
 /// contributions on that edge: their coverages sum to the coverage of their union.
 ///
 /// Geometry left of the clip is folded into the first cell and geometry right of it is dropped, so
-/// the work per row is bounded by the clip width whatever the coordinates.
+/// the work per row is bounded by the clip width whatever the coordinates. Only cells that edges touch
+/// are walked one by one; between them the running sum is constant, so the inside of a shape comes
+/// out as constant-coverage spans that the painters fill without per-pixel coverage work.
 enum CoverageRow {
-    /// Computes coverage for the row whose top is `rowTop` into `coverage[lo..<hi]` and returns
-    /// `lo..<hi` (empty if the row is untouched). Pixel `i` is device column `clipX + i`.
-    /// The accumulator must be zero on entry and is zero again on return.
+    /// Computes the coverage of the row whose top is `rowTop` as spans (relative to the clip's left
+    /// edge, pixel `i` is device column `clipX + i`) and returns how many were written to `spans`.
+    ///
+    /// Per-pixel values go to `coverage`. The accumulator must be zero on entry and is zero again on
+    /// return. `intervals` needs room for `count + 1` entries and `spans` for `2 × count + 2`.
     @inline(__always)
     static func compute(
         edges: UnsafePointer<Edge>, count: Int, rowTop: Double, clipX: Double, width: Int,
-        accumulator acc: UnsafeMutablePointer<Double>, coverage: UnsafeMutablePointer<Float>
-    ) -> Range<Int> {
+        accumulator acc: UnsafeMutablePointer<Double>, coverage: UnsafeMutablePointer<Float>,
+        intervals: UnsafeMutablePointer<CellInterval>, spans: UnsafeMutablePointer<CoverageSpan>
+    ) -> Int {
         let w = Double(width)
         let rowBottom = rowTop + 1
-        var lowCell = Int.max
-        var highCell = Int.min  // highest accumulator index written
+        var intervalCount = 0
+        @inline(__always) func touch(_ a: Int, _ b: Int) {
+            intervals[intervalCount] = CellInterval(first: a, last: b)
+            intervalCount += 1
+        }
         for i in 0..<count {
             let e = edges[i]
             let ya = e.y0 > rowTop ? e.y0 : rowTop
@@ -31,17 +39,10 @@ enum CoverageRow {
             let dh = (yb - ya) * e.direction
             var lo = xa < xb ? xa : xb
             var hi = xa < xb ? xb : xa
-            if lo >= w {
-                // Entirely right of the clip: affects no visible pixel, but the row must be walked
-                // to its end because cover from edges on the left persists.
-                highCell = max(highCell, width)
-                lowCell = min(lowCell, width)
-                continue
-            }
+            if lo >= w { continue }  // right of the clip: no visible effect
             if hi <= 0 {
                 acc[0] += dh
-                lowCell = min(lowCell, 0)
-                highCell = max(highCell, 0)
+                touch(0, 0)
                 continue
             }
             if lo >= 0 && hi < w {
@@ -51,23 +52,18 @@ enum CoverageRow {
                     let m = (lo + hi) * 0.5 - Double(loCell)
                     acc[loCell] += dh * (1 - m)
                     acc[loCell + 1] += dh * m
-                    lowCell = min(lowCell, loCell)
-                    highCell = max(highCell, loCell + 1)
+                    touch(loCell, loCell + 1)
                     continue
                 }
             }
-            let total = hi - lo
-            let perUnit = dh / total
+            let perUnit = dh / (hi - lo)
             if lo < 0 {
                 acc[0] += perUnit * (0 - lo)
                 lo = 0
             }
-            if hi > w {
-                hi = w
-                highCell = max(highCell, width)
-            }
+            if hi > w { hi = w }
             var cell = Int(lo)
-            lowCell = min(lowCell, cell)
+            let first = cell
             var start = lo
             while start < hi {
                 let cellRight = Double(cell + 1)
@@ -79,22 +75,64 @@ enum CoverageRow {
                 start = end
                 cell += 1
             }
-            highCell = max(highCell, cell)
+            touch(first, cell)
         }
-        if lowCell > highCell { return 0..<0 }
-        let end = min(highCell, width - 1)
-        var sum = 0.0
-        if lowCell <= end {
-            for x in lowCell...end {
-                sum += acc[x]
-                acc[x] = 0
-                let a = sum < 0 ? -sum : sum
-                coverage[x] = Float(a < 1 ? a : 1)
+        if intervalCount == 0 { return 0 }
+        // Insertion sort: a handful of intervals per row.
+        if intervalCount > 1 {
+            for i in 1..<intervalCount {
+                let v = intervals[i]
+                var j = i - 1
+                while j >= 0 && intervals[j].first > v.first {
+                    intervals[j + 1] = intervals[j]
+                    j -= 1
+                }
+                intervals[j + 1] = v
             }
         }
-        if end + 1 <= highCell {
-            for x in (end + 1)...highCell { acc[x] = 0 }
+        var spanCount = 0
+        var sum = 0.0
+        var i = 0
+        while i < intervalCount {
+            let first = intervals[i].first
+            var last = intervals[i].last
+            i += 1
+            while i < intervalCount && intervals[i].first <= last + 1 {
+                last = max(last, intervals[i].last)
+                i += 1
+            }
+            // Walk the touched cells one by one.
+            let visibleEnd = min(last, width - 1)
+            if first <= visibleEnd {
+                for x in first...visibleEnd {
+                    sum += acc[x]
+                    acc[x] = 0
+                    let a = sum < 0 ? -sum : sum
+                    coverage[x] = Float(a < 1 ? a : 1)
+                }
+                spans[spanCount] = CoverageSpan(start: first, end: visibleEnd + 1, constant: -1)
+                spanCount += 1
+            }
+            if visibleEnd + 1 <= last {
+                for x in (visibleEnd + 1)...last { acc[x] = 0 }
+            }
+            // Up to the next touched cell the sum is constant.
+            let gapStart = last + 1
+            let gapEnd = i < intervalCount ? min(intervals[i].first, width) : width
+            if gapStart < gapEnd {
+                let a = sum < 0 ? -sum : sum
+                if a > 1e-9 {
+                    spans[spanCount] = CoverageSpan(start: gapStart, end: gapEnd, constant: Float(a < 1 ? a : 1))
+                    spanCount += 1
+                }
+            }
         }
-        return lowCell..<(end + 1)
+        return spanCount
     }
+}
+
+/// Accumulator cells `first...last` touched by one edge piece.
+struct CellInterval {
+    var first: Int
+    var last: Int
 }

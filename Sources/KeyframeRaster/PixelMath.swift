@@ -53,6 +53,25 @@ enum PixelMath {
         return rb | ga
     }
 
+    /// Bilinear blend of four packed pixels with 8-bit fractions `fx`, `fy` in 0...255, rounded.
+    ///
+    /// The four weights are built to sum to exactly 256, so each lane needs a single shift and an
+    /// opaque, uniform neighbourhood reproduces its colour exactly.
+    @inline(__always)
+    static func bilinear(_ p00: UInt32, _ p10: UInt32, _ p01: UInt32, _ p11: UInt32, _ fx: UInt32, _ fy: UInt32)
+        -> UInt32
+    {
+        let w11 = (fx &* fy &+ 128) >> 8
+        let w10 = fx &- w11
+        let w01 = fy &- w11
+        let w00 = 256 &- fx &- fy &+ w11
+        let rb = ((p00 & lowLanes) &* w00 &+ (p10 & lowLanes) &* w10 &+ (p01 & lowLanes) &* w01
+            &+ (p11 & lowLanes) &* w11 &+ laneRounding) >> 8
+        let ga = ((p00 >> 8) & lowLanes) &* w00 &+ ((p10 >> 8) & lowLanes) &* w10 &+ ((p01 >> 8) & lowLanes) &* w01
+            &+ ((p11 >> 8) & lowLanes) &* w11 &+ laneRounding
+        return (rb & lowLanes) | (ga & ~lowLanes)
+    }
+
     /// Alpha of a packed pixel.
     @inline(__always)
     static func alpha(_ p: UInt32) -> UInt32 { p >> 24 }

@@ -11,6 +11,10 @@ final class RasterScratch: @unchecked Sendable {
 
     private(set) var edges: UnsafeMutablePointer<Edge>
     private(set) var edgeCapacity: Int
+    /// Touched cell intervals of one row: `edgeCapacity + 1` entries.
+    private(set) var intervals: UnsafeMutablePointer<CellInterval>
+    /// Output spans of one row: `2 × edgeCapacity + 2` entries.
+    private(set) var spans: UnsafeMutablePointer<CoverageSpan>
     var edgeCount = 0
 
     init() {
@@ -22,6 +26,8 @@ final class RasterScratch: @unchecked Sendable {
         colorRow.initialize(repeating: 0, count: 4)
         edgeCapacity = 8
         edges = .allocate(capacity: 8)
+        intervals = .allocate(capacity: 9)
+        spans = .allocate(capacity: 18)
     }
 
     deinit {
@@ -29,6 +35,8 @@ final class RasterScratch: @unchecked Sendable {
         coverage.deallocate()
         colorRow.deallocate()
         edges.deallocate()
+        intervals.deallocate()
+        spans.deallocate()
     }
 
     /// Makes the row buffers at least `width` pixels wide.
@@ -51,8 +59,12 @@ final class RasterScratch: @unchecked Sendable {
         edgeCount = 0
         guard count > edgeCapacity else { return }
         edges.deallocate()
+        intervals.deallocate()
+        spans.deallocate()
         edgeCapacity = max(count, edgeCapacity * 2)
         edges = .allocate(capacity: edgeCapacity)
+        intervals = .allocate(capacity: edgeCapacity + 1)
+        spans = .allocate(capacity: 2 * edgeCapacity + 2)
     }
 
     /// Appends the edge from `p` to `q` unless it is horizontal. Call `resetEdges` with enough room first.

@@ -189,27 +189,29 @@ public struct Rasterizer: Sendable {
                     var hi = Int.min
                     let top = Double(y)
                     for tri in meshTriangles where tri.minY < top + 1 && tri.maxY > top {
-                        let span = CoverageRow.compute(
+                        let spanCount = CoverageRow.compute(
                             edges: scratch.edges + tri.firstEdge, count: tri.edgeCount, rowTop: top,
                             clipX: Double(area.x), width: area.width, accumulator: scratch.accumulator,
-                            coverage: scratch.coverage)
-                        if span.isEmpty { continue }
-                        lo = min(lo, span.lowerBound)
-                        hi = max(hi, span.upperBound)
-                        var sampler = BilinearSource(
-                            texels: texels, stride: image.width, region: source, inverse: tri.inverse)
-                        sampler.start(x: area.x + span.lowerBound, y: y)
-                        let row = scratch.colorRow
-                        for x in span {
-                            var px = sampler.next()
-                            let c = scratch.coverage[x]
-                            if c == 0 { continue }
-                            if let ct { px = ct.apply(px) }
-                            let base = row + 4 * x
-                            base[0] += Float(px & 0xFF) * c
-                            base[1] += Float((px >> 8) & 0xFF) * c
-                            base[2] += Float((px >> 16) & 0xFF) * c
-                            base[3] += Float(px >> 24) * c
+                            coverage: scratch.coverage, intervals: scratch.intervals, spans: scratch.spans)
+                        for k in 0..<spanCount {
+                            let span = scratch.spans[k]
+                            lo = min(lo, span.start)
+                            hi = max(hi, span.end)
+                            var sampler = BilinearSource(
+                                texels: texels, stride: image.width, region: source, inverse: tri.inverse)
+                            sampler.start(x: area.x + span.start, y: y)
+                            let row = scratch.colorRow
+                            for x in span.start..<span.end {
+                                var px = sampler.next()
+                                let c = span.isPerPixel ? scratch.coverage[x] : span.constant
+                                if c == 0 { continue }
+                                if let ct { px = ct.apply(px) }
+                                let base = row + 4 * x
+                                base[0] += Float(px & 0xFF) * c
+                                base[1] += Float((px >> 8) & 0xFF) * c
+                                base[2] += Float((px >> 16) & 0xFF) * c
+                                base[3] += Float(px >> 24) * c
+                            }
                         }
                     }
                     if lo >= hi { continue }
@@ -266,10 +268,16 @@ public struct Rasterizer: Sendable {
         for y in rowRange(minY: bounds.lowerBound, maxY: bounds.upperBound, region: PixelRect(
             x: 0, y: 0, width: width, height: height))
         {
-            let span = CoverageRow.compute(
+            let spanCount = CoverageRow.compute(
                 edges: scratch.edges, count: scratch.edgeCount, rowTop: Double(y), clipX: 0, width: width,
-                accumulator: scratch.accumulator, coverage: scratch.coverage)
-            for x in span { result[y * width + x] = scratch.coverage[x] }
+                accumulator: scratch.accumulator, coverage: scratch.coverage, intervals: scratch.intervals,
+                spans: scratch.spans)
+            for k in 0..<spanCount {
+                let span = scratch.spans[k]
+                for x in span.start..<span.end {
+                    result[y * width + x] = span.isPerPixel ? scratch.coverage[x] : span.constant
+                }
+            }
         }
         return result
     }
@@ -345,16 +353,30 @@ public struct Rasterizer: Sendable {
         let edgeCount = scratch.edgeCount
         let acc = scratch.accumulator
         let cov = scratch.coverage
+        let intervals = scratch.intervals
+        let spans = scratch.spans
+        let scale = Float(opacity)
         let clipX = Double(region.x)
         for y in rows {
-            let span = CoverageRow.compute(
+            let spanCount = CoverageRow.compute(
                 edges: edges, count: edgeCount, rowTop: Double(y), clipX: clipX, width: region.width,
-                accumulator: acc, coverage: cov)
-            if span.isEmpty { continue }
-            source.start(x: region.x + span.lowerBound, y: y)
-            SpanPainter.paint(
-                &source, B.self, destination: target + y * targetWidth + region.x + span.lowerBound,
-                coverage: cov + span.lowerBound, count: span.count, opacity: opacity)
+                accumulator: acc, coverage: cov, intervals: intervals, spans: spans)
+            let row = target + y * targetWidth + region.x
+            for k in 0..<spanCount {
+                let span = spans[k]
+                source.start(x: region.x + span.start, y: y)
+                if span.isPerPixel {
+                    SpanPainter.paint(
+                        &source, B.self, destination: row + span.start, coverage: cov + span.start,
+                        count: span.end - span.start, opacity: opacity)
+                } else {
+                    let weight = UInt32(span.constant * scale + 0.5)
+                    if weight == 0 { continue }
+                    SpanPainter.paintCovered(
+                        &source, B.self, destination: row + span.start, count: span.end - span.start,
+                        opacity: min(weight, 256))
+                }
+            }
         }
     }
 

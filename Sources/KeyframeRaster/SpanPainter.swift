@@ -23,6 +23,22 @@ enum SpanPainter {
         _ source: inout S, _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>,
         count: Int, opacity: UInt32
     ) {
+        if source.isInterior(count: count) {
+            if opacity >= 256 {
+                for i in 0..<count {
+                    let s = source.nextInterior()
+                    if s == 0 { continue }
+                    destination[i] = B.blend(s, destination[i])
+                }
+            } else {
+                for i in 0..<count {
+                    let s = PixelMath.scale(source.nextInterior(), opacity)
+                    if s == 0 { continue }
+                    destination[i] = B.blend(s, destination[i])
+                }
+            }
+            return
+        }
         if opacity >= 256 {
             for i in 0..<count {
                 let s = source.next()

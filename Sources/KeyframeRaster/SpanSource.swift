@@ -4,6 +4,15 @@ protocol SpanSource {
     mutating func start(x: Int, y: Int)
     /// The pixel at the current position; then advances one pixel to the right.
     mutating func next() -> UInt32
+    /// Whether the next `count` pixels can come from ``nextInterior()`` (no clamping needed).
+    func isInterior(count: Int) -> Bool
+    /// Like ``next()``, valid only while ``isInterior(count:)`` said so.
+    mutating func nextInterior() -> UInt32
+}
+
+extension SpanSource {
+    @inline(__always) func isInterior(count: Int) -> Bool { false }
+    @inline(__always) mutating func nextInterior() -> UInt32 { next() }
 }
 
 /// A constant premultiplied colour.
@@ -66,14 +75,33 @@ struct BilinearSource: SpanSource {
         t &+= dt
         let x0 = sc >> 16
         let y0 = tc >> 16
-        let fx = UInt32(truncatingIfNeeded: (sc >> 8) & 0xFF)
-        let fy = UInt32(truncatingIfNeeded: (tc >> 8) & 0xFF)
-        let x1 = x0 < lastX ? x0 + 1 : x0
-        let row0 = texels + y0 * stride
-        let row1 = texels + (y0 < lastY ? y0 + 1 : y0) * stride
-        let top = PixelMath.lerp(row0[x0], row0[x1], fx)
-        let bottom = PixelMath.lerp(row1[x0], row1[x1], fx)
-        return PixelMath.lerp(top, bottom, fy)
+        let dx = x0 < lastX ? 1 : 0
+        let row0 = texels + y0 * stride + x0
+        let row1 = y0 < lastY ? row0 + stride : row0
+        return PixelMath.bilinear(
+            row0[0], row0[dx], row1[0], row1[dx], UInt32(truncatingIfNeeded: (sc >> 8) & 0xFF),
+            UInt32(truncatingIfNeeded: (tc >> 8) & 0xFF))
+    }
+
+    @inline(__always)
+    func isInterior(count: Int) -> Bool {
+        let n = count - 1
+        let s1 = s &+ ds &* n
+        let t1 = t &+ dt &* n
+        return s >= minS && s < maxS && s1 >= minS && s1 < maxS && t >= minT && t < maxT && t1 >= minT && t1 < maxT
+    }
+
+    @inline(__always)
+    mutating func nextInterior() -> UInt32 {
+        let sc = s
+        let tc = t
+        s &+= ds
+        t &+= dt
+        let row0 = texels + (tc >> 16) * stride + (sc >> 16)
+        let row1 = row0 + stride
+        return PixelMath.bilinear(
+            row0[0], row0[1], row1[0], row1[1], UInt32(truncatingIfNeeded: (sc >> 8) & 0xFF),
+            UInt32(truncatingIfNeeded: (tc >> 8) & 0xFF))
     }
 }
 
@@ -111,4 +139,6 @@ struct ColorTransformedSource<Inner: SpanSource>: SpanSource {
 
     @inline(__always) mutating func start(x: Int, y: Int) { inner.start(x: x, y: y) }
     @inline(__always) mutating func next() -> UInt32 { kernel.apply(inner.next()) }
+    @inline(__always) func isInterior(count: Int) -> Bool { inner.isInterior(count: count) }
+    @inline(__always) mutating func nextInterior() -> UInt32 { kernel.apply(inner.nextInterior()) }
 }
