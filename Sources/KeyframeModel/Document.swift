@@ -134,6 +134,8 @@ extension Document {
             throw fail("frameRate", "must be a positive number")
         }
         let imageIDs = Set(assets.images.map(\.id))
+        guard imageIDs.count == assets.images.count else { throw fail("assets.images", "duplicate image id") }
+        guard Set(clips.map(\.name)).count == clips.count else { throw fail("clips", "duplicate clip name") }
         var spriteIDs = Set<String>()
         for (index, sprite) in assets.sprites.enumerated() {
             guard imageIDs.contains(sprite.image) else {

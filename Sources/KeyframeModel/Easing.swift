@@ -21,7 +21,8 @@ public enum Easing: Sendable, Hashable {
     case bezierPath(points: [Vector2], sampledSteps: Int?)
     /// Flash's classic-tween quadratic, `p + strength·p·(1−p)`, strength in −1…1 (−1 = full ease-in).
     case flashQuadratic(strength: Double)
-    /// DragonBones' in-out quadratic for `tweenEasing` in (1, 2]: `p + strength·(inOut(p) − p)`.
+    /// DragonBones' in-out ease for `tweenEasing` in (1, 2]: `p + strength·(inOut(p) − p)` with
+    /// `inOut(p) = (1 − cos πp)/2` (the runtime's "QuadInOut"), strength = `tweenEasing − 1`.
     case quadraticInOut(strength: Double)
     /// Flump's quadratic, `p − ease·p·(1−p)`, ease in −1…1 (note the sign is opposite to ``flashQuadratic(strength:)``).
     case flumpQuadratic(ease: Double)

@@ -112,7 +112,7 @@ final class PoseSamplerTests: XCTestCase {
     func testEasingEvaluation() {
         XCTAssertEqual(EasingEvaluator.progress(.flashQuadratic(strength: -1), at: 0.5), 0.25, accuracy: 1e-12)
         XCTAssertEqual(EasingEvaluator.progress(.flumpQuadratic(ease: -1), at: 0.5), 0.75, accuracy: 1e-12)
-        XCTAssertEqual(EasingEvaluator.progress(.quadraticInOut(strength: 1), at: 0.25), 0.125, accuracy: 1e-12)
+        XCTAssertEqual(EasingEvaluator.progress(.quadraticInOut(strength: 1), at: 0.25), (1 - 0.5.squareRoot()) / 2, accuracy: 1e-12)
         // A one-segment path equals the cubic Bézier with the same control points.
         let path = Easing.bezierPath(points: [Vector2(x: 0, y: 0), Vector2(x: 0.42, y: 0), Vector2(x: 0.58, y: 1),
                                              Vector2(x: 1, y: 1)], sampledSteps: nil)

@@ -142,4 +142,15 @@ final class AnimateBadInputTests: XCTestCase {
         XCTAssertEqual(only.clips.map(\.name), ["run"])
         assertClose(only.clips[0].duration.value, 3)
     }
+
+    func testGuideLayersAreNotDrawn() throws {
+        let animation = """
+            {"AN":{"N":"g","SN":"root","TL":{"L":[
+              {"LN":"path","LT":"Gd","FR":[{"I":0,"DU":2,"E":[\(sprite)]}]},
+              {"LN":"art","FR":[{"I":0,"DU":2,"E":[\(sprite)]}]}]}},"MD":{"FRT":24}}
+            """
+        let document = try Importer.importDocument(at: try AnimateFixture(animation: animation).folder)
+        XCTAssertEqual(document.compositions[0].nodes.map(\.name), ["art", "art #0"])
+        XCTAssertEqual(document.diagnostics.map(\.code), ["guide-layer-skipped"])
+    }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import KeyframeModel
 
 /// Evaluates a model ``Easing`` at a segment's time fraction: the eased progress between two keyframes.
@@ -18,7 +19,8 @@ public enum EasingEvaluator {
             return a + (b - a) * (position - Double(lower))
         case .flashQuadratic(let strength): return p + strength * p * (1 - p)
         case .quadraticInOut(let strength):
-            let inOut = p < 0.5 ? 2 * p * p : 1 - 2 * (1 - p) * (1 - p)
+            // DragonBones' "QuadInOut" is the half-cosine curve.
+            let inOut = 0.5 * (1 - cos(p * .pi))
             return p + strength * (inOut - p)
         case .flumpQuadratic(let ease): return p - ease * p * (1 - p)
         }

@@ -272,6 +272,13 @@ struct AnimateImporter {
         }
         for (layerIndex, layer) in timeline.layers.enumerated().reversed() {
             if layer.type == .folder { continue }
+            if layer.type == .guide {
+                // Guide layers help the animator in the editor; Flash never draws them.
+                collector.add(Diagnostic(severity: .info, code: "guide-layer-skipped",
+                                         message: "guide layer \"\(layer.name)\" is not drawn (as in Flash)", file: file,
+                                         path: layer.path.description))
+                continue
+            }
             let layerID = AnimateImporter.layerID(layerIndex, layer)
             var maskedBy: String? = nil
             if let mask = layer.clippedBy {

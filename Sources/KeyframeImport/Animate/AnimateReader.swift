@@ -26,7 +26,9 @@ struct AnimateReader {
             switch try typeCursor.string() {
             case "Clipper", "Clp": type = .mask
             case "Folder", "Fld": type = .folder
-            case "Normal", "Nrm", "Clipped", "Clpd", "Guide", "Gd": type = .normal
+            case "Guide", "Gd": type = .guide
+            case "Guided", "Gdd": type = .normal
+            case "Normal", "Nrm", "Clipped", "Clpd": type = .normal
             case let other:
                 diagnostics.append(("unknown-layer-type", "unknown layer type \"\(other)\" treated as normal",
                                     typeCursor.path))

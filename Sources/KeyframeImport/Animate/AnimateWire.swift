@@ -59,7 +59,7 @@ struct AnimateTimeline {
 
 /// The role of a layer.
 enum AnimateLayerType: Equatable {
-    case normal, mask, folder
+    case normal, mask, folder, guide
 }
 
 /// One layer of a timeline.
