@@ -105,3 +105,23 @@ final class TimingCurveTests: XCTestCase {
                     (1.8 - (1.8 * 1.8 - 4 * 0.8 * 0.7).squareRoot()) / 1.6, tolerance: 1e-9)
     }
 }
+
+final class TimingCurveNameTests: XCTestCase {
+    func testNamesMapToTheCoreAnimationCurves() {
+        XCTAssertEqual(TimingCurve(named: "easeInOut"), .easeInEaseOut)
+        XCTAssertEqual(TimingCurve(named: "EASE-IN"), .easeIn)
+        XCTAssertEqual(TimingCurve(named: "ease"), .default)
+        XCTAssertEqual(TimingCurve(named: "ease-out"), .easeOut)
+        XCTAssertEqual(TimingCurve(named: "linear"), .linear)
+        XCTAssertNil(TimingCurve(named: "bouncy"))
+    }
+
+    func testSystemSpringIsOverDampedWithOwnDuration() throws {
+        guard case .spring(let timing) = TimingCurve.systemSpring else { return XCTFail("not a spring") }
+        assertClose(timing.spring.dampingRatio, 500 / (2 * 3000.0.squareRoot()), tolerance: 1e-12)
+        XCTAssertGreaterThan(timing.spring.dampingRatio, 4.5)
+        let duration = try XCTUnwrap(TimingCurve.systemSpring.intrinsicDuration).value
+        XCTAssertGreaterThan(duration, 0.1)
+        XCTAssertLessThan(duration, 5)
+    }
+}
