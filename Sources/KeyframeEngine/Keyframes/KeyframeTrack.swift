@@ -78,6 +78,12 @@ public struct KeyframeTrack: Hashable, Sendable {
                   continuityValues: continuityValues, biasValues: biasValues)
     }
 
+    /// The value at `parentTime` under Core Animation media timing, or `nil` when the animation
+    /// has no effect then (see ``MediaTiming``).
+    public func value(atParentTime parentTime: Seconds, timing: MediaTiming) -> [Double]? {
+        timing.fraction(atParentTime: parentTime).map { value(at: $0) }
+    }
+
     /// The first component of ``value(at:)``.
     public func scalar(at fraction: Double) -> Double { value(at: fraction).first ?? 0 }
 
