@@ -290,3 +290,28 @@ final class AnimatorBehaviourTests: XCTestCase {
         XCTAssertEqual(done, .end)
     }
 }
+
+final class AnimatorStatusTests: XCTestCase {
+    func testStatusSnapshotsAndEncodesDeterministically() throws {
+        let animator = PropertyAnimator(duration: 2, timing: .linear)
+        try animator.addAnimations(.value(from: 0, to: 10))
+        try animator.addAnimations(.clip(duration: 4))
+        try animator.addAnimations(.vector(from: [0, 0], to: [2, 4]))
+        try animator.start()
+        animator.advance(by: 1)
+        let status = animator.status
+        XCTAssertEqual(status.state, .active)
+        XCTAssertTrue(status.isRunning)
+        assertClose(status.fractionComplete, 0.5, tolerance: 1e-12)
+        XCTAssertEqual(status.values.map(\.id), [1, 2, 3])
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = String(decoding: try encoder.encode(status), as: UTF8.self)
+        XCTAssertEqual(text, #"{"fractionComplete":0.5,"isReversed":false,"isRunning":true,"progress":0.5,"state":"active","#
+                       + #""values":[{"id":1,"value":5},{"id":2,"value":{"clipTime":2}},{"id":3,"value":[1,2]}]}"#)
+        XCTAssertEqual(try JSONDecoder().decode(AnimatorStatus.self, from: Data(text.utf8)), status)
+        // After completion the values left behind are still reported.
+        animator.advance(by: 1)
+        XCTAssertEqual(animator.status.values.map(\.value), [.scalar(10), .clipTime(4), .vector([2, 4])])
+    }
+}

@@ -147,6 +147,11 @@ public final class PropertyAnimator: ClockDriven {
         return modelValues[id]
     }
 
+    /// Every animation this animator has had, attached or finished, in the order added.
+    public var knownAnimationIDs: [AnimationID] {
+        (0..<nextAnimationID).map { AnimationID(rawValue: $0 + 1) }
+    }
+
     /// The first attached animation's value as a number (fast path for single-value animators).
     public var primaryScalar: Double? {
         if let value = playhead.primaryScalar { return value }
