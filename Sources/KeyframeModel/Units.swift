@@ -1,7 +1,7 @@
 /// A time or duration counted in frames of the document's frame rate; fractional frames are allowed.
 ///
 /// Keyframe times, composition lengths and clip ranges are all `Frames`. Convert to wall time only through a
-/// ``FrameRate``: `rate.seconds(for: frames)`.
+/// ``FrameRate`` (the engine's `FrameRate.seconds(for:)` gives its typed `Seconds`).
 public struct Frames: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
     /// The number of frames.
     public var value: Double
@@ -19,36 +19,6 @@ public struct Frames: Sendable, Hashable, Comparable, Codable, CustomStringConve
     }
 }
 
-/// A time or duration in seconds.
-public struct Seconds: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
-    /// The number of seconds.
-    public var value: Double
-    /// Creates a duration in seconds.
-    public init(_ value: Double) { self.value = value }
-    public static func < (lhs: Seconds, rhs: Seconds) -> Bool { lhs.value < rhs.value }
-    public static func + (lhs: Seconds, rhs: Seconds) -> Seconds { Seconds(lhs.value + rhs.value) }
-    public static func - (lhs: Seconds, rhs: Seconds) -> Seconds { Seconds(lhs.value - rhs.value) }
-    public static let zero = Seconds(0)
-    public var description: String { "\(value) s" }
-    public init(from decoder: any Decoder) throws { value = try decoder.singleValueContainer().decode(Double.self) }
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(value)
-    }
-}
-
-/// Unit-less progress through an interval: 0 at its start, 1 at its end (values outside occur with overshoot).
-public struct Progress: Sendable, Hashable, Comparable, CustomStringConvertible {
-    /// The fraction.
-    public var value: Double
-    /// Creates a progress value.
-    public init(_ value: Double) { self.value = value }
-    public static func < (lhs: Progress, rhs: Progress) -> Bool { lhs.value < rhs.value }
-    public static let start = Progress(0)
-    public static let end = Progress(1)
-    public var description: String { "\(value)" }
-}
-
 /// An angle in degrees. The model stores every angle in degrees; radians appear only inside computations.
 public struct Degrees: Sendable, Hashable, Comparable, CustomStringConvertible {
     /// The angle in degrees.
@@ -63,15 +33,13 @@ public struct Degrees: Sendable, Hashable, Comparable, CustomStringConvertible {
     public var description: String { "\(value)°" }
 }
 
-/// Frames per second; the only bridge between ``Frames`` and ``Seconds``.
+/// Frames per second of a document's timelines; the engine converts ``Frames`` to its `Seconds` through it.
 public struct FrameRate: Sendable, Hashable, CustomStringConvertible {
     /// Frames per second, always positive and finite.
     public var framesPerSecond: Double
     /// Creates a frame rate.
     public init(_ framesPerSecond: Double) { self.framesPerSecond = framesPerSecond }
-    /// The wall time that `frames` last at this rate.
-    public func seconds(for frames: Frames) -> Seconds { Seconds(frames.value / framesPerSecond) }
-    /// The number of frames that pass in `seconds` at this rate.
-    public func frames(for seconds: Seconds) -> Frames { Frames(seconds.value * framesPerSecond) }
+    /// The wall time that `frames` last at this rate, in seconds.
+    public func secondsValue(for frames: Frames) -> Double { frames.value / framesPerSecond }
     public var description: String { "\(framesPerSecond) fps" }
 }

@@ -47,7 +47,7 @@ struct Summary {
             "images": .array(document.assets.images.map { .string($0.path) }),
             "clips": .array(document.clips.map { clip in
                 ["name": .string(clip.name), "startFrame": .number(clip.start.value),
-                 "frames": .number(clip.duration.value), "seconds": .number(rate.seconds(for: clip.duration).value),
+                 "frames": .number(clip.duration.value), "seconds": .number(rate.secondsValue(for: clip.duration)),
                  "loopCount": .number(Double(clip.loopCount))]
             }),
             "diagnostics": .array(document.diagnostics.map(\.json)),
@@ -84,7 +84,7 @@ struct Summary {
         lines.append("sprites:      \(document.assets.sprites.count) in \(document.assets.images.count) image(s)")
         lines.append("clips:        \(document.clips.count)")
         for clip in document.clips {
-            let seconds = rate.seconds(for: clip.duration).value
+            let seconds = rate.secondsValue(for: clip.duration)
             let loop = clip.loopCount == 0 ? "loops" : "plays \(clip.loopCount)×"
             lines.append("  \(clip.name): frames \(JSONWriter.format(clip.start.value))–\(JSONWriter.format(clip.start.value + clip.duration.value - 1)), \(JSONWriter.format(clip.duration.value)) frames, \(String(format: "%.3f", seconds)) s, \(loop)")
         }
