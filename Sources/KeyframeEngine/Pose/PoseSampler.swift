@@ -17,6 +17,7 @@ public struct PoseSampler: Sendable {
     public let document: Document
     private let compositions: [String: Composition]
     private let indices: [String: [String: Int]]
+    private let sprites: [String: Sprite]
 
     public init(document: Document) {
         self.document = document
@@ -30,6 +31,9 @@ public struct PoseSampler: Sendable {
         }
         self.compositions = compositions
         self.indices = indices
+        var sprites: [String: Sprite] = [:]
+        for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
+        self.sprites = sprites
     }
 
     /// The pose of `clip` at `time` frames after its start (clamped to the clip's range).
@@ -115,7 +119,7 @@ public struct PoseSampler: Sendable {
         case .none:
             break
         case .sprite(let id):
-            guard let sprite = document.assets.sprites.first(where: { $0.id == id }) else { break }
+            guard let sprite = sprites[id] else { break }
             let placed = state.transform.concatenating(
                 Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: sprite.origin.x, ty: sprite.origin.y))
             pose.items.append(Pose.Item(sprite: id, transform: placed, color: state.color, blendMode: state.blend,

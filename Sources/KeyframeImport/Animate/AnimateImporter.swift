@@ -136,12 +136,13 @@ struct AnimateImporter {
                 file: animationFile, path: "\(animation.path).STI"))
         }
         visiting = [rootName]
-        let rootComposition = try buildComposition(id: rootName, timelineCursor: rootTimeline, file: animationFile)
+        let (rootComposition, rootLayers) = try buildComposition(id: rootName, timelineCursor: rootTimeline,
+                                                                 file: animationFile)
         visiting = []
         register(rootComposition)
 
         // Clips: the root timeline's frame labels; a single clip over everything when there are none.
-        let clips = try makeClips(rootComposition: rootComposition, timelineCursor: rootTimeline, name: documentName)
+        let clips = makeClips(rootComposition: rootComposition, timeline: rootLayers, name: documentName)
 
         var stage: Rect? = nil
         if let metadataFile {
@@ -220,7 +221,7 @@ struct AnimateImporter {
                 message: "symbol \"\(name)\" is not defined (not in the symbol dictionary\(isBTA ? " nor in LIBRARY/" : ""))")))
         }
         visiting.append(name)
-        let composition = try buildComposition(id: name, timelineCursor: source.cursor, file: source.file)
+        let (composition, _) = try buildComposition(id: name, timelineCursor: source.cursor, file: source.file)
         visiting.removeLast()
         register(composition)
         return name
@@ -253,8 +254,9 @@ struct AnimateImporter {
 
     // MARK: Timelines
 
+    /// Converts one timeline; also returns its wire form (the root's frame labels become clips).
     private mutating func buildComposition(id: String, timelineCursor: JSONCursor, file: String) throws(ImportError)
-        -> Composition
+        -> (Composition, AnimateTimeline)
     {
         var reader = AnimateReader()
         let timeline: AnimateTimeline
@@ -296,7 +298,7 @@ struct AnimateImporter {
                                   kind: .instance, parent: layerID, tracks: tracks))
             }
         }
-        return Composition(id: id, name: id, duration: Frames(Double(duration)), nodes: nodes)
+        return (Composition(id: id, name: id, duration: Frames(Double(duration)), nodes: nodes), timeline)
     }
 
     private static func layerID(_ index: Int, _ layer: AnimateLayer) -> String { "\(index):\(layer.name)" }
@@ -551,12 +553,7 @@ struct AnimateImporter {
 
     // MARK: Clips
 
-    private func makeClips(rootComposition: Composition, timelineCursor: JSONCursor, name: String)
-        throws(ImportError) -> [Clip]
-    {
-        var reader = AnimateReader()
-        let timeline: AnimateTimeline
-        do { timeline = try reader.timeline(timelineCursor) } catch { throw ImportError(.schema(file: animationFile, error)) }
+    private func makeClips(rootComposition: Composition, timeline: AnimateTimeline, name: String) -> [Clip] {
         var labels: [(frame: Int, name: String)] = []
         for layer in timeline.layers {
             for frame in layer.frames {
