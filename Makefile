@@ -25,9 +25,10 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
+# Conversion throughput against a bare JSON parse of the same bytes (needs ../shared/corpus).
 bench: deps
 	$(SWIFT) build -c release --product keyframe
-	@Scripts/bench.sh "$$($(SWIFT) build -c release --show-bin-path)/keyframe"
+	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench convert
 
 clean:
 	rm -rf .build $(OUT)

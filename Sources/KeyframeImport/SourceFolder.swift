@@ -49,10 +49,9 @@ final class SourceFolder {
         }
     }
 
-    /// The regular files directly in the folder (or in `subfolder`), sorted.
-    func listFiles(in subfolder: String? = nil) -> [String] {
-        let base = subfolder.map { url.appendingPathComponent($0) } ?? url
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: base.path)) ?? []
+    /// The names of the entries directly in the folder, sorted.
+    func listFiles() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.sorted()
     }
 
