@@ -16,10 +16,14 @@ public struct ImportOptions: Sendable {
     public var clip: String?
     /// Treat any diagnostic as an error.
     public var strict: Bool
+    /// For exports with several resolutions (Flump texture groups): the scale factor to use. `nil` picks the 1×
+    /// group, or the nearest one.
+    public var scaleFactor: Double?
 
-    public init(clip: String? = nil, strict: Bool = false) {
+    public init(clip: String? = nil, strict: Bool = false, scaleFactor: Double? = nil) {
         self.clip = clip
         self.strict = strict
+        self.scaleFactor = scaleFactor
     }
 }
 
@@ -95,9 +99,9 @@ public enum Importer {
                 throw ImportError(.unrecognizedInput(path: url.path, reason: "\(error)"))
             }
         case .dragonBones:
-            throw ImportError(.unrecognizedInput(path: url.path, reason: "DragonBones import is not available yet"))
+            document = try DragonBonesImporter.importDocument(folder: folder, file: file, options: options)
         case .flump:
-            throw ImportError(.unrecognizedInput(path: url.path, reason: "Flump import is not available yet"))
+            document = try FlumpImporter.importDocument(folder: folder, file: file, options: options)
         }
         if let clip = options.clip {
             guard document.clip(named: clip) != nil else {

@@ -17,6 +17,26 @@ public struct Pose: Sendable, Equatable {
         public var masks: [Int]
         /// Where the item comes from: composition instance path and node id, for people and traces.
         public var path: String
+        /// A deformed textured mesh to draw instead of the sprite's rectangle (DragonBones meshes); `nil` for plain
+        /// sprites. Its positions are already in root coordinates, so ``transform`` does not apply to it.
+        public var mesh: Mesh? = nil
+    }
+
+    /// Triangles textured from a sprite, with vertices already placed in root coordinates.
+    public struct Mesh: Sendable, Equatable {
+        /// Vertex positions in root coordinates (document pixels).
+        public var positions: [Vector2]
+        /// Texture coordinates per vertex, normalized over the sprite's upright picture: (0, 0) is its top-left,
+        /// (1, 1) its bottom-right. The renderer maps them through the sprite's region and rotation.
+        public var uvs: [Vector2]
+        /// Vertex indices, three per triangle.
+        public var triangles: [Int]
+
+        public init(positions: [Vector2], uvs: [Vector2], triangles: [Int]) {
+            self.positions = positions
+            self.uvs = uvs
+            self.triangles = triangles
+        }
     }
 
     /// One node's resolved state.
