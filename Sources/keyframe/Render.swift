@@ -1,13 +1,181 @@
 import ArgumentParser
 import Foundation
+import KeyframeImport
+import KeyframeModel
+import KeyframePNG
+import KeyframeRaster
+import KeyframeRender
 
-/// `keyframe render` (not written yet).
+extension Framing.Fit: ExpressibleByArgument {}
+extension PNGPreset: ExpressibleByArgument {}
+
+/// `keyframe render`: draws the frames of a clip into PNG files and, optionally, a contact sheet.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "render",
-        abstract: "Render frames of a clip to PNG.")
+        abstract: "Render frames of an export's clips to PNG.",
+        discussion: """
+            INPUT is an export folder, its main JSON file, or a normalized Keyframe JSON. Frames are written as \
+            DIR/<clip>-<frame, 4 digits>.png, numbered from 0 at the output frame rate. Without --clip every clip \
+            is rendered.
+            """)
+
+    @Argument(help: "The export or normalized JSON to render.")
+    var input: String
+
+    @Option(help: "Render only this clip (repeat for several).")
+    var clip: [String] = []
+
+    @Option(help: "Output frames per second (default: the document's frame rate).")
+    var fps: Double?
+
+    @Option(help: ArgumentHelp("Output size; the framed scene is scaled to fit and centred.", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "What to frame: the document's stage, or the clip's content over all its frames.")
+    var fit: Framing.Fit = .stage
+
+    @Option(help: ArgumentHelp("Background colour (default: transparent).", valueName: "#RRGGBB[AA]"))
+    var background: String?
+
+    @Option(help: ArgumentHelp("Render only output frames A to B (inclusive, from 0).", valueName: "A..B"))
+    var frames: String?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Render one frame at each of these times.", valueName: "seconds"))
+    var at: [Double] = []
+
+    @Option(help: "Render an animator script (the format of `keyframe play`) frame by frame.")
+    var script: String?
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the frames (default: the current folder).", valueName: "DIR"))
+    var output: String = "."
+
+    @Option(help: ArgumentHelp("Also write every rendered frame, labelled, into one PNG.", valueName: "FILE"))
+    var contactSheet: String?
+
+    @Option(help: "PNG settings: fast (previews) or compact (assets).")
+    var png: PNGPreset = .fast
+
+    @Option(help: "Frames rendered in parallel (default: all cores). Output is identical for any value.")
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Folder holding the atlas images (default: the input's folder).", valueName: "DIR"))
+    var assets: String?
+
+    @Option(help: "For exports with several resolutions (Flump): the scale factor to use.")
+    var scaleFactor: Double?
+
+    @Flag(help: "Print nothing but errors.")
+    var quiet = false
+
+    mutating func validate() throws {
+        if frames != nil && !at.isEmpty { throw ValidationError("--frames and --at cannot be used together") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be a positive number") }
+        if let size, Render.parseSize(size) == nil {
+            throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 512x512")
+        }
+        if let background, Render.parseColor(background) == nil {
+            throw ValidationError("--background \(background): expected #RRGGBB or #RRGGBBAA")
+        }
+        if let frames, Render.parseRange(frames) == nil {
+            throw ValidationError("--frames \(frames): expected A..B with 0 ≤ A ≤ B, or a single frame number")
+        }
+    }
 
     func run() throws {
-        throw fail("not available yet")
+        let inputURL = URL(fileURLWithPath: input)
+        let document: Document
+        let assetsFolder: URL
+        do {
+            document = try Importer.importDocument(at: inputURL, options: ImportOptions(scaleFactor: scaleFactor))
+            if let assets {
+                assetsFolder = URL(fileURLWithPath: assets)
+            } else {
+                assetsFolder = try Importer.detect(inputURL).folder
+            }
+        } catch {
+            throw fail("\(error)")
+        }
+        let scene: RenderScene
+        do { scene = try RenderScene(document: document, assetsFolder: assetsFolder) } catch {
+            var message = "\(error)"
+            if case .missingImage = error.kind, document.source.format == .keyframe {
+                message += " (a normalized JSON names its images relative to the export; pass --assets DIR)"
+            }
+            throw fail(message)
+        }
+        if script != nil {
+            throw fail("--script is not available yet")
+        }
+        var session = RenderSession(scene: scene)
+        session.clips = clip.isEmpty ? nil : clip
+        session.fps = fps
+        if let frames, let range = Render.parseRange(frames) { session.selection = .range(range) }
+        if !at.isEmpty { session.selection = .times(at) }
+        session.fit = fit
+        session.size = size.flatMap(Render.parseSize)
+        session.background = background.flatMap(Render.parseColor) ?? .transparent
+        session.png = PNGEncodingOptions(preset: png)
+        session.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        session.outputFolder = URL(fileURLWithPath: output)
+        session.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
+
+        let bar = quiet ? nil : ProgressBar.forStandardError()
+        let summaries: [RenderSession.Summary]
+        do {
+            var progress: (@Sendable (String, Int, Int) -> Void)? = nil
+            if let bar {
+                progress = { clip, done, total in bar.update(label: clip, done: done, total: total) }
+            }
+            summaries = try session.run(progress: progress)
+        } catch {
+            bar?.finish()
+            throw fail("\(error)")
+        }
+        bar?.finish()
+        guard !quiet else { return }
+        for summary in summaries {
+            let fitNote = summary.fit != fit ? " (the document has no stage size; framed its content)" : ""
+            let files = summary.paths.isEmpty ? "" : ": \(Render.describe(summary.paths))"
+            print("\(summary.clip.name): \(summary.frames.count) frame(s), "
+                  + "\(summary.framing.width)×\(summary.framing.height)\(fitNote)\(files)")
+        }
+        if let contactSheet { print("contact sheet: \(contactSheet)") }
+    }
+
+    /// `out/walk-0000.png … walk-0023.png`, or the one path.
+    static func describe(_ paths: [String]) -> String {
+        guard let first = paths.first, let last = paths.last else { return "" }
+        return paths.count == 1 ? first : "\(first) … \(URL(fileURLWithPath: last).lastPathComponent)"
+    }
+
+    /// `512x512` → (512, 512).
+    static func parseSize(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        return (w, h)
+    }
+
+    /// `#RRGGBB` or `#RRGGBBAA` (the `#` is optional).
+    static func parseColor(_ text: String) -> RGBAColor? {
+        var hex = Substring(text)
+        if hex.hasPrefix("#") { hex = hex.dropFirst() }
+        guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return RGBAColor(r: bytes[0], g: bytes[1], b: bytes[2], a: bytes.count == 4 ? bytes[3] : 255)
+    }
+
+    /// `3..10` → 3...10; `7` → 7...7.
+    static func parseRange(_ text: String) -> ClosedRange<Int>? {
+        if let single = Int(text), single >= 0 { return single...single }
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else { return nil }
+        return a...b
     }
 }

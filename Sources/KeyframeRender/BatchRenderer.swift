@@ -1,0 +1,111 @@
+import Foundation
+import KeyframePNG
+import KeyframeRaster
+
+/// Renders a list of frames, in parallel when asked, and writes each one as a PNG.
+///
+/// Every frame is a pure function of its plan, so the bytes written do not depend on the number of workers or the
+/// order in which they finish. Each worker keeps its own ``FrameRenderer``, frame buffer and PNG encoder, so buffers
+/// are reused from frame to frame. Files are written atomically (temporary file, then rename).
+public struct BatchRenderer: Sendable {
+    /// What a finished frame leaves behind.
+    public struct Result: Sendable {
+        /// The frame's plan.
+        public var plan: FramePlan
+        /// The file written, when an output folder was given.
+        public var path: String?
+        /// A reduced copy for the contact sheet, when asked for.
+        public var thumbnail: Bitmap?
+    }
+
+    /// The documents the plans refer to.
+    public var scenes: [RenderScene]
+    /// The framing shared by every frame.
+    public var framing: Framing
+    /// The colour behind the scene (transparent by default).
+    public var background: RGBAColor
+    /// PNG settings.
+    public var png: PNGEncodingOptions
+    /// Parallel workers (at least 1).
+    public var jobs: Int
+    /// The longest side of contact-sheet thumbnails; `nil` makes none.
+    public var thumbnailSide: Int?
+
+    public init(scenes: [RenderScene], framing: Framing, background: RGBAColor = .transparent,
+                png: PNGEncodingOptions = .fast, jobs: Int = 1, thumbnailSide: Int? = nil) {
+        self.scenes = scenes
+        self.framing = framing
+        self.background = background
+        self.png = png
+        self.jobs = max(1, jobs)
+        self.thumbnailSide = thumbnailSide
+    }
+
+    /// Renders `plans`, writing frame `plan` to `fileName(plan)` inside `folder` (nothing is written when `folder`
+    /// is `nil`), and reports progress after each frame.
+    ///
+    /// - Throws: ``RenderError`` for the first frame (in plan order) that could not be written.
+    public func run(_ plans: [FramePlan], into folder: URL?, fileName: @escaping @Sendable (FramePlan) -> String,
+                    progress: (@Sendable (_ done: Int, _ total: Int) -> Void)? = nil) throws(RenderError) -> [Result]
+    {
+        let collector = Collector(count: plans.count)
+        let workers = min(jobs, max(1, plans.count))
+        let work: @Sendable (Int) -> Void = { worker in
+            var renderer = FrameRenderer()
+            var frame = Bitmap(width: 0, height: 0)
+            var encoder = PNGEncoder(options: png)
+            for index in stride(from: worker, to: plans.count, by: workers) {
+                let plan = plans[index]
+                renderer.render(plan, scenes: scenes, framing: framing, background: background, into: &frame)
+                var result = Result(plan: plan, path: nil, thumbnail: nil)
+                var failure: RenderError? = nil
+                if let folder {
+                    let path = folder.appendingPathComponent(fileName(plan)).path
+                    do {
+                        try encoder.write(frame, to: path)
+                        result.path = path
+                    } catch {
+                        failure = RenderError(.output(path: path, reason: (error as? PNGError)?.message ?? "\(error)"))
+                    }
+                }
+                if let side = thumbnailSide { result.thumbnail = Thumbnail.make(from: frame, longestSide: side) }
+                collector.finish(index, result, failure, progress: progress)
+            }
+        }
+        if workers == 1 {
+            work(0)
+        } else {
+            DispatchQueue.concurrentPerform(iterations: workers, execute: work)
+        }
+        return try collector.results()
+    }
+}
+
+/// Gathers results from workers; the first failure in plan order wins, so errors are deterministic too.
+private final class Collector: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [BatchRenderer.Result?]
+    private var failures: [Int: RenderError] = [:]
+    private var done = 0
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func finish(_ index: Int, _ result: BatchRenderer.Result, _ failure: RenderError?,
+                progress: (@Sendable (Int, Int) -> Void)?) {
+        lock.lock()
+        slots[index] = result
+        if let failure { failures[index] = failure }
+        done += 1
+        let (finished, total) = (done, slots.count)
+        // Reported under the lock so the counts arrive in order.
+        progress?(finished, total)
+        lock.unlock()
+    }
+
+    func results() throws(RenderError) -> [BatchRenderer.Result] {
+        lock.lock()
+        defer { lock.unlock() }
+        if let first = failures.keys.min(), let failure = failures[first] { throw failure }
+        return slots.compactMap { $0 }
+    }
+}

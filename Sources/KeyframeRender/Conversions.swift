@@ -1,0 +1,33 @@
+import KeyframeModel
+import KeyframeRaster
+
+extension Affine {
+    /// The same transform as a model matrix (both map `x' = a·x + c·y + tx`, `y' = b·x + d·y + ty`).
+    init(_ m: Matrix2D) {
+        self.init(a: m.a, b: m.b, c: m.c, d: m.d, tx: m.tx, ty: m.ty)
+    }
+}
+
+extension PixelColorTransform {
+    /// The model's colour transform in the raster's terms (both: multipliers as factors, offsets on 0–255).
+    init(_ c: ColorTransform) {
+        self.init(
+            redMultiplier: c.redMultiplier, greenMultiplier: c.greenMultiplier, blueMultiplier: c.blueMultiplier,
+            alphaMultiplier: c.alphaMultiplier, redOffset: c.redOffset, greenOffset: c.greenOffset,
+            blueOffset: c.blueOffset, alphaOffset: c.alphaOffset)
+    }
+}
+
+extension PixelBlendMode {
+    /// The raster blend for a model blend mode; `nil` when the raster has no such mode (drawn as normal, and
+    /// reported once by the renderer).
+    init?(_ mode: BlendMode) {
+        switch mode {
+        case .normal: self = .normal
+        case .add: self = .add
+        case .multiply: self = .multiply
+        case .screen: self = .screen
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,96 @@
+import KeyframeModel
+
+/// One output frame: its number and time, and the clips (one or several) sampled into it, back to front.
+public struct FramePlan: Sendable, Equatable {
+    /// One clip sampled into the frame.
+    public struct Layer: Sendable, Equatable {
+        /// Index of the scene (document) in the batch's scene list.
+        public var scene: Int
+        /// The clip to sample.
+        public var clip: Clip
+        /// Clip time in document frames, counted from the clip's start.
+        public var time: Frames
+
+        public init(scene: Int, clip: Clip, time: Frames) {
+            self.scene = scene
+            self.clip = clip
+            self.time = time
+        }
+    }
+
+    /// The frame number, as it appears in the file name and on the contact sheet.
+    public var number: Int
+    /// The frame's time in seconds from the start of the render.
+    public var seconds: Double
+    /// What to draw, back to front.
+    public var layers: [Layer]
+
+    public init(number: Int, seconds: Double, layers: [Layer]) {
+        self.number = number
+        self.seconds = seconds
+        self.layers = layers
+    }
+
+    /// Which frames of a clip to render.
+    public enum Selection: Sendable, Equatable {
+        /// Every frame of the clip at the output rate.
+        case all
+        /// Output frames `lowerBound...upperBound` (numbered from 0 at the output rate).
+        case range(ClosedRange<Int>)
+        /// One frame at each of these times in seconds; numbered by the output frame each falls in.
+        case times([Double])
+    }
+
+    /// The number of frames one pass of `clip` lasts at `fps` frames per second.
+    public static func frameCount(of clip: Clip, documentRate: FrameRate, fps: Double) -> Int {
+        let seconds = clip.duration.value / documentRate.framesPerSecond
+        return max(1, Int((seconds * fps - 1e-9).rounded(.up)))
+    }
+
+    /// The frames to render for `clip` of scene `scene`, at `fps` frames per second.
+    ///
+    /// - Throws: ``RenderError`` for an empty or out-of-range selection, a negative time, or two times that fall
+    ///   on the same frame number.
+    public static func plans(for clip: Clip, scene: Int = 0, documentRate: FrameRate, fps: Double,
+                             selection: Selection) throws(RenderError) -> [FramePlan] {
+        guard fps.isFinite, fps > 0 else { throw RenderError(.invalidSetting("--fps must be a positive number")) }
+        let count = frameCount(of: clip, documentRate: documentRate, fps: fps)
+        func plan(_ number: Int, _ seconds: Double) -> FramePlan {
+            let time = Frames(seconds * documentRate.framesPerSecond)
+            return FramePlan(number: number, seconds: seconds,
+                             layers: [Layer(scene: scene, clip: clip, time: time)])
+        }
+        switch selection {
+        case .all:
+            return (0..<count).map { plan($0, Double($0) / fps) }
+        case .range(let range):
+            guard range.lowerBound >= 0, range.upperBound < count else {
+                throw RenderError(.invalidSetting(
+                    "--frames \(range.lowerBound)..\(range.upperBound) is outside clip \"\(clip.name)\", "
+                        + "which has frames 0..\(count - 1) at \(formatRate(fps)) fps"))
+            }
+            return range.map { plan($0, Double($0) / fps) }
+        case .times(let times):
+            var seen: [Int: Double] = [:]
+            var plans: [FramePlan] = []
+            for seconds in times {
+                guard seconds.isFinite, seconds >= 0 else {
+                    throw RenderError(.invalidSetting("--at \(seconds): times must be zero or positive seconds"))
+                }
+                let number = Int((seconds * fps + 1e-9).rounded(.down))
+                if let other = seen[number] {
+                    throw RenderError(.invalidSetting(
+                        "--at \(other) and \(seconds) both fall on frame \(number) at \(formatRate(fps)) fps"))
+                }
+                seen[number] = seconds
+                plans.append(plan(number, seconds))
+            }
+            return plans
+        }
+    }
+}
+
+/// A frame rate for messages: `24`, `29.97`.
+func formatRate(_ fps: Double) -> String {
+    fps == fps.rounded() ? String(Int(fps)) : String(fps)
+}

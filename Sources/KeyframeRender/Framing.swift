@@ -1,0 +1,124 @@
+import KeyframeEngine
+import KeyframeModel
+import KeyframeRaster
+
+/// How the scene is framed in the output: which rectangle of document space becomes the picture, and its size.
+public struct Framing: Sendable, Equatable {
+    /// What to frame.
+    public enum Fit: String, Sendable, CaseIterable {
+        /// The document's stage rectangle.
+        case stage
+        /// The union of everything the clip shows over all its rendered frames.
+        case content
+    }
+
+    /// The output width in pixels.
+    public var width: Int
+    /// The output height in pixels.
+    public var height: Int
+    /// Root (document) coordinates → output pixels.
+    public var rootToDevice: Affine
+
+    /// Frames document rectangle `scene` in an output of `size` pixels (scaled to fit and centred), or at its own
+    /// size when `size` is `nil` (one document pixel per output pixel, the rectangle rounded out to whole pixels).
+    public init(scene: Rect, size: (width: Int, height: Int)?) {
+        if let size {
+            let w = Double(size.width), h = Double(size.height)
+            let scale = scene.width > 0 && scene.height > 0 ? min(w / scene.width, h / scene.height) : 1
+            let tx = (w - scene.width * scale) / 2 - scene.x * scale
+            let ty = (h - scene.height * scale) / 2 - scene.y * scale
+            self.width = size.width
+            self.height = size.height
+            self.rootToDevice = Affine(a: scale, b: 0, c: 0, d: scale, tx: tx, ty: ty)
+        } else {
+            let minX = (scene.x).rounded(.down), minY = (scene.y).rounded(.down)
+            let maxX = (scene.x + scene.width).rounded(.up), maxY = (scene.y + scene.height).rounded(.up)
+            self.width = max(1, Int(maxX - minX))
+            self.height = max(1, Int(maxY - minY))
+            self.rootToDevice = .translation(-minX, -minY)
+        }
+    }
+
+    /// The largest frame this renderer produces on either side.
+    public static let maximumSide = 16384
+
+    /// The bounds, in root coordinates, of everything `pose` draws; `nil` when it draws nothing.
+    public static func bounds(of pose: Pose, library: AtlasLibrary) -> Rect? {
+        var box = BoundingBox()
+        for item in pose.items {
+            if let mesh = item.mesh {
+                for p in mesh.positions { box.add(p.x, p.y) }
+            } else if let sprite = library.sprite(item.sprite) {
+                let w = sprite.size.width, h = sprite.size.height
+                for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
+                    let p = item.transform.apply(Vector2(x: x, y: y))
+                    box.add(p.x, p.y)
+                }
+            }
+        }
+        return box.rect
+    }
+}
+
+/// A growing axis-aligned box of finite points.
+struct BoundingBox {
+    private(set) var minX = Double.infinity, minY = Double.infinity
+    private(set) var maxX = -Double.infinity, maxY = -Double.infinity
+
+    mutating func add(_ x: Double, _ y: Double) {
+        guard x.isFinite, y.isFinite else { return }
+        minX = min(minX, x); minY = min(minY, y)
+        maxX = max(maxX, x); maxY = max(maxY, y)
+    }
+
+    mutating func add(_ rect: Rect) {
+        add(rect.x, rect.y)
+        add(rect.x + rect.width, rect.y + rect.height)
+    }
+
+    var rect: Rect? {
+        guard minX <= maxX, minY <= maxY else { return nil }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}
+
+extension Framing {
+    /// Frames `plans`: the first scene's stage (when `fit` is `.stage` and the document has one) or the union of
+    /// everything the plans draw; `fit` in the result says which was used.
+    ///
+    /// - Throws: ``RenderError`` when the requested size is not positive or too large.
+    public static func make(plans: [FramePlan], scenes: [RenderScene], fit: Fit, size: (width: Int, height: Int)?)
+        throws(RenderError) -> (framing: Framing, fit: Fit)
+    {
+        if let size {
+            guard size.width > 0, size.height > 0, size.width <= maximumSide, size.height <= maximumSide else {
+                throw RenderError(.invalidSetting(
+                    "--size \(size.width)x\(size.height): each side must be between 1 and \(maximumSide) pixels"))
+            }
+        }
+        if fit == .stage, let stage = scenes.first?.document.stage, stage.width > 0, stage.height > 0 {
+            return (try checked(Framing(scene: stage, size: size)), .stage)
+        }
+        var box = BoundingBox()
+        for plan in plans {
+            for layer in plan.layers where scenes.indices.contains(layer.scene) {
+                let scene = scenes[layer.scene]
+                if let rect = bounds(of: scene.sampler.sample(clip: layer.clip, time: layer.time),
+                                     library: scene.library) {
+                    box.add(rect)
+                }
+            }
+        }
+        let scene = box.rect ?? Rect(x: 0, y: 0, width: 1, height: 1)
+        return (try checked(Framing(scene: scene, size: size)), .content)
+    }
+
+    private static func checked(_ framing: Framing) throws(RenderError) -> Framing {
+        guard framing.width <= maximumSide, framing.height <= maximumSide else {
+            throw RenderError(.invalidSetting(
+                "the framed scene is \(framing.width)×\(framing.height) pixels, more than \(maximumSide) on a side; "
+                    + "use --size WxH to scale it down"))
+        }
+        return framing
+    }
+}

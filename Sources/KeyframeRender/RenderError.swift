@@ -1,0 +1,42 @@
+import KeyframePNG
+
+/// The one error KeyframeRender throws: what could not be rendered, and the file or option involved.
+public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// What went wrong.
+    public enum Kind: Sendable, Hashable {
+        /// An atlas image named by the document is not on disk.
+        case missingImage(id: String, path: String)
+        /// An atlas image could not be decoded (corrupt, not a PNG, too large).
+        case unreadableImage(id: String, path: String, reason: String)
+        /// A frame could not be encoded or written.
+        case output(path: String, reason: String)
+        /// The document has no clip of this name.
+        case unknownClip(name: String, available: [String])
+        /// A render setting cannot be used (empty frame range, zero size, bad colour…).
+        case invalidSetting(String)
+    }
+
+    /// What went wrong.
+    public var kind: Kind
+
+    /// Creates an error.
+    public init(_ kind: Kind) {
+        self.kind = kind
+    }
+
+    public var description: String {
+        switch kind {
+        case .missingImage(let id, let path):
+            return "\(path): atlas image \"\(id)\" not found"
+        case .unreadableImage(let id, let path, let reason):
+            return "\(path): atlas image \"\(id)\" cannot be read: \(reason)"
+        case .output(let path, let reason):
+            return "\(path): cannot write frame: \(reason)"
+        case .unknownClip(let name, let available):
+            let names = available.map { "\"\($0)\"" }.joined(separator: ", ")
+            return "no clip named \"\(name)\" (clips: \(names.isEmpty ? "none" : names))"
+        case .invalidSetting(let message):
+            return message
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import Foundation
+import KeyframeEngine
+import KeyframeModel
+
+/// One document ready to render: its pose sampler and its decoded atlases.
+public struct RenderScene: Sendable {
+    /// Samples the document's poses.
+    public let sampler: PoseSampler
+    /// The document's atlas images and sprites.
+    public let library: AtlasLibrary
+
+    /// Prepares `document`, decoding its atlas images from `assetsFolder`.
+    public init(document: Document, assetsFolder: URL) throws(RenderError) {
+        self.sampler = PoseSampler(document: document)
+        self.library = try AtlasLibrary(document: document, folder: assetsFolder)
+    }
+
+    /// Prepares `document` with atlases already decoded.
+    public init(document: Document, library: AtlasLibrary) {
+        self.sampler = PoseSampler(document: document)
+        self.library = library
+    }
+
+    /// The document.
+    public var document: Document { sampler.document }
+}

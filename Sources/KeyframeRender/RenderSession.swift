@@ -1,0 +1,153 @@
+import Foundation
+import KeyframeModel
+import KeyframePNG
+import KeyframeRaster
+
+/// Renders the clips of one document to PNG frames and an optional contact sheet: what `keyframe render` does.
+///
+/// ```swift
+/// let scene = try RenderScene(document: document, assetsFolder: exportFolder)
+/// var session = RenderSession(scene: scene)
+/// session.outputFolder = URL(fileURLWithPath: "out/walker")
+/// let summaries = try session.run()
+/// ```
+public struct RenderSession: Sendable {
+    /// What one clip's render produced.
+    public struct Summary: Sendable {
+        /// The clip.
+        public var clip: Clip
+        /// The frames rendered, in order.
+        public var frames: [FramePlan]
+        /// The framing used.
+        public var framing: Framing
+        /// Which fit was used (`.content` when the stage was asked for but the document has none).
+        public var fit: Framing.Fit
+        /// The files written, in frame order.
+        public var paths: [String]
+    }
+
+    /// The document to render.
+    public var scene: RenderScene
+    /// The clips to render, by name; `nil` renders every clip.
+    public var clips: [String]?
+    /// Output frames per second; `nil` uses the document's frame rate.
+    public var fps: Double?
+    /// Which frames of each clip.
+    public var selection: FramePlan.Selection = .all
+    /// What to frame.
+    public var fit: Framing.Fit = .stage
+    /// The output size; `nil` keeps one document pixel per output pixel.
+    public var size: (width: Int, height: Int)?
+    /// The colour behind the scene.
+    public var background: RGBAColor = .transparent
+    /// PNG settings for frames.
+    public var png: PNGEncodingOptions = .fast
+    /// Parallel workers.
+    public var jobs = 1
+    /// Where frames go, as `<clip>-<frame, 4 digits>.png`; `nil` renders without writing frames.
+    public var outputFolder: URL?
+    /// Where the contact sheet goes; `nil` makes none.
+    public var contactSheet: URL?
+    /// The longest side of a contact-sheet cell.
+    public var thumbnailSide = 160
+
+    public init(scene: RenderScene) {
+        self.scene = scene
+    }
+
+    /// Renders, reporting progress as (clip name, frames done, frames in that clip).
+    ///
+    /// - Throws: ``RenderError`` for an unknown clip, a bad setting, or a file that cannot be written.
+    public func run(progress: (@Sendable (_ clip: String, _ done: Int, _ total: Int) -> Void)? = nil)
+        throws(RenderError) -> [Summary]
+    {
+        let document = scene.document
+        let chosen: [Clip]
+        if let clips {
+            var list: [Clip] = []
+            for name in clips {
+                guard let clip = document.clip(named: name) else {
+                    throw RenderError(.unknownClip(name: name, available: document.clips.map(\.name)))
+                }
+                list.append(clip)
+            }
+            chosen = list
+        } else {
+            chosen = document.clips
+        }
+        guard !chosen.isEmpty else { throw RenderError(.invalidSetting("the document has no clips to render")) }
+        if let outputFolder {
+            do {
+                try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
+            } catch {
+                throw RenderError(.output(path: outputFolder.path, reason: "\(error.localizedDescription)"))
+            }
+        }
+        let rate = fps ?? document.frameRate.framesPerSecond
+        var summaries: [Summary] = []
+        var cells: [ContactSheet.Cell] = []
+        for clip in chosen {
+            let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
+                                            selection: selection)
+            let (framing, usedFit) = try Framing.make(plans: plans, scenes: [scene], fit: fit, size: size)
+            let batch = BatchRenderer(scenes: [scene], framing: framing, background: background, png: png,
+                                      jobs: jobs, thumbnailSide: contactSheet == nil ? nil : thumbnailSide)
+            let stem = RenderSession.fileStem(clip.name)
+            let clipName = clip.name
+            var clipProgress: (@Sendable (Int, Int) -> Void)? = nil
+            if let progress {
+                clipProgress = { done, total in progress(clipName, done, total) }
+            }
+            let fileName: @Sendable (FramePlan) -> String = { plan in
+                RenderSession.frameFileName(stem: stem, number: plan.number)
+            }
+            let results = try batch.run(plans, into: outputFolder, fileName: fileName, progress: clipProgress)
+            for result in results {
+                if let thumbnail = result.thumbnail {
+                    let prefix = chosen.count > 1 ? clip.name : nil
+                    cells.append(ContactSheet.Cell(
+                        picture: thumbnail,
+                        label: ContactSheet.label(frame: result.plan.number, seconds: result.plan.seconds,
+                                                  prefix: prefix)))
+                }
+            }
+            summaries.append(Summary(clip: clip, frames: plans, framing: framing, fit: usedFit,
+                                     paths: results.compactMap { (result: BatchRenderer.Result) in result.path }))
+        }
+        if let contactSheet {
+            try RenderSession.writeContactSheet(cells, to: contactSheet)
+        }
+        return summaries
+    }
+
+    /// Writes a contact sheet of `cells` to `url` atomically with the compact PNG preset.
+    public static func writeContactSheet(_ cells: [ContactSheet.Cell], to url: URL) throws(RenderError) {
+        let sheet = ContactSheet.compose(cells)
+        var encoder = PNGEncoder(options: .compact)
+        do {
+            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
+                                                    withIntermediateDirectories: true)
+        } catch {
+            throw RenderError(.output(path: url.path, reason: "\(error.localizedDescription)"))
+        }
+        do { try encoder.write(sheet, to: url.path) } catch {
+            throw RenderError(.output(path: url.path, reason: error.message))
+        }
+    }
+
+    /// `walk-0007.png`: the clip's file stem and the frame number in at least four digits.
+    public static func frameFileName(stem: String, number: Int) -> String {
+        "\(stem)-\(String(number).leftPadded(to: 4)).png"
+    }
+
+    /// A clip name made safe for a file name: characters other than letters, digits, `.`, `-` and `_` become `_`.
+    public static func fileStem(_ name: String) -> String {
+        let safe = name.unicodeScalars.map { scalar -> Character in
+            let ok = (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
+                && scalar.isASCII
+            return ok ? Character(scalar) : "_"
+        }
+        let stem = String(safe)
+        return stem.isEmpty || stem.hasPrefix(".") ? "clip" + stem : stem
+    }
+}
