@@ -60,7 +60,9 @@ let package = Package(
         .testTarget(name: "KeyframePNGTests", dependencies: ["KeyframePNG", "KeyframeRaster", "KeyframeTestSupport"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "KeyframeRenderTests",
-                    dependencies: ["KeyframeRender", "KeyframeImport", "KeyframeModel", "KeyframeTestSupport"]),
+                    dependencies: ["KeyframeRender", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
+                                   "KeyframePNG", "KeyframeTestSupport"],
+                    exclude: ["Golden"]),
         .testTarget(name: "KeyframeCLITests", dependencies: ["keyframe", "KeyframeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
