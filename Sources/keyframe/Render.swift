@@ -86,20 +86,19 @@ struct Render: ParsableCommand {
         let inputURL = URL(fileURLWithPath: input)
         let document: Document
         let assetsFolder: URL
+        let isNormalized: Bool
         do {
+            let detected = try Importer.detect(inputURL)
+            isNormalized = detected.format == .keyframe
             document = try Importer.importDocument(at: inputURL, options: ImportOptions(scaleFactor: scaleFactor))
-            if let assets {
-                assetsFolder = URL(fileURLWithPath: assets)
-            } else {
-                assetsFolder = try Importer.detect(inputURL).folder
-            }
+            assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? detected.folder
         } catch {
             throw fail("\(error)")
         }
         let scene: RenderScene
         do { scene = try RenderScene(document: document, assetsFolder: assetsFolder) } catch {
             var message = "\(error)"
-            if case .missingImage = error.kind, document.source.format == .keyframe {
+            if case .missingImage = error.kind, isNormalized, assets == nil {
                 message += " (a normalized JSON names its images relative to the export; pass --assets DIR)"
             }
             throw fail(message)

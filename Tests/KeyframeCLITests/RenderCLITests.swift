@@ -1,0 +1,132 @@
+import Foundation
+import KeyframeTestSupport
+import XCTest
+
+/// `keyframe render` as a user runs it: files on disk, exit codes, messages.
+final class RenderCLITests: XCTestCase {
+    struct Run {
+        var status: Int32
+        var stdout: String
+        var stderr: String
+    }
+
+    func run(_ arguments: [String]) throws -> Run {
+        let process = Process()
+        process.executableURL = CLITests.binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                   stderr: String(decoding: errData, as: UTF8.self))
+    }
+
+    var walker: String { TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path }
+    var spinner: String { TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path }
+
+    /// Width and height from a PNG's IHDR.
+    func pngSize(_ path: String) throws -> (Int, Int) {
+        let data = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertEqual(Array(data.prefix(8)), [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], "\(path) is not a PNG")
+        func be32(_ at: Int) -> Int { data[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (be32(16), be32(20))
+    }
+
+    func testRendersEveryClipWithNumberedFilesAndAContactSheet() throws {
+        let out = try TestPaths.temporaryFolder("render-cli")
+        let sheet = out.appendingPathComponent("sheet.png").path
+        let result = try run(["render", walker, "-o", out.path, "--contact-sheet", sheet, "--jobs", "2"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        // The walker has two labelled clips of 24 frames each (make-samples.py).
+        XCTAssertEqual(files.filter { $0.hasPrefix("walk-") }.count, 24)
+        XCTAssertEqual(files.filter { $0.hasPrefix("wave-") }.count, 24)
+        XCTAssertTrue(files.contains("walk-0000.png") && files.contains("walk-0023.png"), "\(files)")
+        XCTAssertFalse(files.contains { $0.hasPrefix(".") }, "temporary files left behind: \(files)")
+        let (w, h) = try pngSize(sheet)
+        XCTAssertGreaterThan(w, 200)
+        XCTAssertGreaterThan(h, 200)
+        XCTAssertTrue(result.stdout.contains("walk: 24 frame(s)"), result.stdout)
+        XCTAssertEqual(result.stderr, "", "no progress bar when standard error is not a terminal")
+    }
+
+    func testSizeFramesAndFitOptions() throws {
+        let out = try TestPaths.temporaryFolder("render-cli-size")
+        let result = try run(["render", spinner, "-o", out.path, "--size", "64x32", "--frames", "2..4",
+                              "--background", "#102030"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        XCTAssertEqual(files, ["spinner-0002.png", "spinner-0003.png", "spinner-0004.png"])
+        let (w, h) = try pngSize(out.appendingPathComponent("spinner-0002.png").path)
+        XCTAssertEqual(w, 64)
+        XCTAssertEqual(h, 32)
+    }
+
+    func testAtTimesAreNumberedByTheFrameTheyFallIn() throws {
+        let out = try TestPaths.temporaryFolder("render-cli-at")
+        let result = try run(["render", spinner, "-o", out.path, "--at", "0", "0.5", "--fps", "10"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        XCTAssertEqual(files, ["spinner-0000.png", "spinner-0005.png"])
+    }
+
+    func testJobsDoNotChangeTheBytes() throws {
+        let one = try TestPaths.temporaryFolder("render-cli-j1")
+        let two = try TestPaths.temporaryFolder("render-cli-j2")
+        XCTAssertEqual(try run(["render", walker, "-o", one.path, "--jobs", "1", "--clip", "walk"]).status, 0)
+        XCTAssertEqual(try run(["render", walker, "-o", two.path, "--jobs", "2", "--clip", "walk"]).status, 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: one.path).sorted()
+        XCTAssertEqual(files.count, 24)
+        for file in files {
+            XCTAssertEqual(try Data(contentsOf: one.appendingPathComponent(file)),
+                           try Data(contentsOf: two.appendingPathComponent(file)), file)
+        }
+    }
+
+    func testNormalizedJSONRendersWithAssetsFolder() throws {
+        let out = try TestPaths.temporaryFolder("render-cli-json")
+        let json = out.appendingPathComponent("spinner.json").path
+        XCTAssertEqual(try run(["convert", spinner, "-o", json]).status, 0)
+        let missing = try run(["render", json, "-o", out.appendingPathComponent("a").path])
+        XCTAssertEqual(missing.status, 1)
+        XCTAssertTrue(missing.stderr.contains("not found") && missing.stderr.contains("--assets"), missing.stderr)
+        let ok = try run(["render", json, "--assets", spinner, "-o", out.appendingPathComponent("b").path,
+                          "--frames", "0"])
+        XCTAssertEqual(ok.status, 0, ok.stderr)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out.appendingPathComponent("b/spinner-0000.png").path))
+    }
+
+    func testBadOptionsAreUsageErrors() throws {
+        for arguments in [["--size", "12"], ["--background", "red"], ["--frames", "5..2"], ["--jobs", "0"],
+                          ["--frames", "1..2", "--at", "0.5"], ["--fit", "page"], ["--png", "tiny"]] {
+            let result = try run(["render", spinner] + arguments)
+            XCTAssertEqual(result.status, 2, "\(arguments): \(result.stderr)")
+        }
+    }
+
+    func testInputErrorsExitOneAndWriteNothing() throws {
+        let out = try TestPaths.temporaryFolder("render-cli-errors")
+        let unknownClip = try run(["render", walker, "--clip", "run", "-o", out.path])
+        XCTAssertEqual(unknownClip.status, 1)
+        XCTAssertTrue(unknownClip.stderr.contains("\"walk\"") && unknownClip.stderr.contains("\"wave\""),
+                      unknownClip.stderr)
+        let outOfRange = try run(["render", spinner, "--frames", "0..500", "-o", out.path])
+        XCTAssertEqual(outOfRange.status, 1)
+        XCTAssertTrue(outOfRange.stderr.contains("0..23"), outOfRange.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [])
+
+        // An export whose atlas image is missing names the image.
+        let broken = try TestPaths.temporaryFolder("render-cli-broken")
+        for file in try FileManager.default.contentsOfDirectory(atPath: spinner) where file.hasSuffix(".json") {
+            try FileManager.default.copyItem(atPath: "\(spinner)/\(file)", toPath: broken.appendingPathComponent(file).path)
+        }
+        let result = try run(["render", broken.path, "-o", out.path])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains(".png"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [])
+    }
+}
