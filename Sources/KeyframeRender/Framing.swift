@@ -21,10 +21,14 @@ public struct Framing: Sendable, Equatable {
 
     /// Frames document rectangle `scene` in an output of `size` pixels (scaled to fit and centred), or at its own
     /// size when `size` is `nil` (one document pixel per output pixel, the rectangle rounded out to whole pixels).
-    public init(scene: Rect, size: (width: Int, height: Int)?) {
+    ///
+    /// With `upscale` false a scene smaller than `size` keeps one document pixel per output pixel and is centred;
+    /// only larger scenes are scaled (down) to fit.
+    public init(scene: Rect, size: (width: Int, height: Int)?, upscale: Bool = true) {
         if let size {
             let w = Double(size.width), h = Double(size.height)
-            let scale = scene.width > 0 && scene.height > 0 ? min(w / scene.width, h / scene.height) : 1
+            var scale = scene.width > 0 && scene.height > 0 ? min(w / scene.width, h / scene.height) : 1
+            if !upscale { scale = min(scale, 1) }
             let tx = (w - scene.width * scale) / 2 - scene.x * scale
             let ty = (h - scene.height * scale) / 2 - scene.y * scale
             self.width = size.width
@@ -87,8 +91,8 @@ extension Framing {
     /// everything the plans draw; `fit` in the result says which was used.
     ///
     /// - Throws: ``RenderError`` when the requested size is not positive or too large.
-    public static func make(plans: [FramePlan], scenes: [RenderScene], fit: Fit, size: (width: Int, height: Int)?)
-        throws(RenderError) -> (framing: Framing, fit: Fit)
+    public static func make(plans: [FramePlan], scenes: [RenderScene], fit: Fit, size: (width: Int, height: Int)?,
+                            upscale: Bool = true) throws(RenderError) -> (framing: Framing, fit: Fit)
     {
         if let size {
             guard size.width > 0, size.height > 0, size.width <= maximumSide, size.height <= maximumSide else {
@@ -97,7 +101,7 @@ extension Framing {
             }
         }
         if fit == .stage, let stage = scenes.first?.document.stage, stage.width > 0, stage.height > 0 {
-            return (try checked(Framing(scene: stage, size: size)), .stage)
+            return (try checked(Framing(scene: stage, size: size, upscale: upscale)), .stage)
         }
         var box = BoundingBox()
         for plan in plans {
@@ -110,7 +114,7 @@ extension Framing {
             }
         }
         let scene = box.rect ?? Rect(x: 0, y: 0, width: 1, height: 1)
-        return (try checked(Framing(scene: scene, size: size)), .content)
+        return (try checked(Framing(scene: scene, size: size, upscale: upscale)), .content)
     }
 
     private static func checked(_ framing: Framing) throws(RenderError) -> Framing {

@@ -1,13 +1,90 @@
 import ArgumentParser
 import Foundation
+import KeyframeImport
+import KeyframePNG
+import KeyframeRaster
+import KeyframeRender
 
-/// `keyframe render` (not written yet).
+/// How the benchmark frames a clip.
+enum BenchScale: String, ExpressibleByArgument, CaseIterable {
+    case native, fit
+}
+
+/// `keyframe bench render`: rendering throughput on real clips, against libpng encoding the same frames.
 struct BenchRender: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Rendering throughput against libpng encoding alone.")
+        abstract: "Rendering throughput on real clips against libpng encoding the same frames alone.",
+        discussion: """
+            For the first clip of each export: pose sampling, rasterizing and PNG encoding are timed separately \
+            on the same frames, then the whole pipeline (sample + raster + encode + write) with one worker and \
+            with --jobs workers. Prints milliseconds per frame, frames per second, end-to-end over encode-only, \
+            and the parallel speed-up; the best of --repetitions runs is kept. Also prints the rasterizer's \
+            synthetic fill rates.
+            """)
+
+    @Argument(help: "Exports to measure (default: every folder in ../shared/corpus/animate_atlas).")
+    var inputs: [String] = []
+
+    @Option(help: "Frame side in pixels (the clip's content is scaled to fit). Repeat for several sizes.")
+    var size: [Int] = [1024, 512]
+
+    @Option(help: "native: content at its authored scale, centred (scaled down only if larger); fit: content scaled to fill the frame, as --size does.")
+    var scale: [BenchScale] = [.native, .fit]
+
+    @Option(help: "Frames per clip (short clips repeat).")
+    var frames = 48
+
+    @Option(help: "Repetitions; the fastest is kept.")
+    var repetitions = 3
+
+    @Option(help: "Workers for the parallel measurement.")
+    var jobs = 2
+
+    @Option(help: "PNG settings: fast or compact.")
+    var png: PNGPreset = .fast
 
     func run() throws {
-        throw fail("not available yet")
+        var folders = inputs.map { URL(fileURLWithPath: $0) }
+        if folders.isEmpty {
+            let corpus = URL(fileURLWithPath: "../shared/corpus/animate_atlas")
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
+            folders = names.sorted().map { corpus.appendingPathComponent($0) }
+            guard !folders.isEmpty else { throw fail("no inputs given and ../shared/corpus/animate_atlas not found") }
+        }
+        var scenes: [(name: String, scene: RenderScene)] = []
+        for folder in folders {
+            do {
+                let document = try Importer.importDocument(at: folder)
+                scenes.append((folder.lastPathComponent,
+                               try RenderScene(document: document, assetsFolder: try Importer.detect(folder).folder)))
+            } catch {
+                throw fail("\(folder.path): \(error)")
+            }
+        }
+        let scratch = FileManager.default.temporaryDirectory
+            .appendingPathComponent("keyframe-bench-\(ProcessInfo.processInfo.processIdentifier)")
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        for mode in scale {
+          for side in size {
+            var configuration = RenderBenchmark.Configuration(scratchFolder: scratch)
+            configuration.size = side
+            configuration.upscale = mode == .fit
+            configuration.frames = frames
+            configuration.repetitions = repetitions
+            configuration.jobs = jobs
+            configuration.png = PNGEncodingOptions(preset: png)
+            do {
+                let results = try RenderBenchmark.run(scenes, configuration: configuration)
+                print("render \(side)×\(side), content \(mode == .fit ? "scaled to fit" : "at authored scale"), \(png.rawValue) PNG, best of \(repetitions) "
+                      + "(ms per frame; e2e = sample + raster + encode + write, one worker):")
+                print(RenderBenchmark.report(results, jobs: jobs))
+            } catch {
+                throw fail("\(error)")
+            }
+          }
+        }
+        let raster = RasterBenchmark.run(RasterBenchmark.Configuration(frames: 20))
+        print(raster)
     }
 }
