@@ -16,7 +16,7 @@ deps:
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product keyframe
 
-# The main job: convert (and, as it grows, render) every bundled sample into $(OUT)/.
+# The main job: convert and render every bundled sample into $(OUT)/.
 samples: build
 	@Scripts/run-samples.sh "$(KEYFRAME)" "$(OUT)"
 
@@ -25,10 +25,13 @@ test: deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
-# Conversion throughput against a bare JSON parse of the same bytes (needs ../shared/corpus).
+# Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against a bare JSON parse,
+# the engine against plain interpolation, rendering against libpng encoding alone.
 bench: deps
 	$(SWIFT) build -c release --product keyframe
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench convert
+	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench engine
+	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench render
 
 clean:
 	rm -rf .build $(OUT)

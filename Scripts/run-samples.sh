@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
-# Converts every bundled sample with the keyframe CLI (called by `make samples`).
+# Converts and renders every bundled sample with the keyframe CLI (called by `make samples`).
 #
 #   Scripts/run-samples.sh KEYFRAME_BINARY OUT_DIR
 #
 # For each folder of Samples/ that holds an export (Animation.json, *_ske.json, skeleton.json or library.json):
 #   OUT_DIR/<sample>.json   normalized document   (keyframe convert)
 #   OUT_DIR/<sample>.txt    summary               (keyframe inspect)
-# and, later, rendered frames (see "Render" below). Prints one line per sample; exits non-zero when any step of
-# any sample fails (every sample is still attempted).
+#   OUT_DIR/<sample>/<clip>-NNNN.png   every frame of every clip (keyframe render)
+#   OUT_DIR/<sample>-sheet.png         all those frames on one labelled contact sheet
+# Prints one line per sample; exits non-zero when any step of any sample fails (every sample is still attempted).
 set -u
 
 if [ $# -ne 2 ]; then
@@ -60,14 +61,19 @@ for dir in "$samples"/*/; do
         detail="${detail:+$detail, }inspect failed"
     fi
 
-    # Render: not available yet. When `keyframe render` exists, render each clip here, e.g.
-    #   "$keyframe" render "$dir" -o "$out/$name" >> "$log" 2>&1 || { status=FAIL; detail="...render failed"; }
-    # and mention the frame count in the summary line below.
+    # Render: every frame of every clip, plus a contact sheet.
+    rm -rf "${out:?}/$name"
+    if ! "$keyframe" render "$dir" -o "$out/$name" --contact-sheet "$out/$name-sheet.png" --quiet >> "$log" 2>&1; then
+        status=FAIL
+        detail="${detail:+$detail, }render failed"
+    fi
 
     if [ "$status" = ok ]; then
         clips=$(grep -c '^  [^ ].*: frames ' "$out/$name.txt" || true)
         bytes=$(wc -c < "$out/$name.json" | tr -d ' ')
-        printf '%-4s %-24s %s.json (%s bytes), %s.txt (%s clip(s))\n' ok "$name" "$name" "$bytes" "$name" "$clips"
+        frames=$(find "$out/$name" -name '*.png' | wc -l | tr -d ' ')
+        printf '%-4s %-24s %s.json (%s bytes), %s.txt (%s clip(s)), %s/ (%s frames), %s-sheet.png\n' \
+            ok "$name" "$name" "$bytes" "$name" "$clips" "$name" "$frames" "$name"
         rm -f "$log"
     else
         failed=$((failed + 1))
@@ -80,5 +86,5 @@ if [ "$count" -eq 0 ]; then
     echo "error: no exports found under $samples" >&2
     exit 1
 fi
-echo "$((count - failed))/$count samples converted into $out"
+echo "$((count - failed))/$count samples converted and rendered into $out"
 [ "$failed" -eq 0 ]
