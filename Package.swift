@@ -25,7 +25,7 @@ let package = Package(
         .target(name: "KeyframeJSON"),
         .target(name: "KeyframeModel", dependencies: ["KeyframeJSON"]),
         .target(name: "KeyframeImport", dependencies: ["KeyframeModel", "KeyframeJSON"]),
-        .target(name: "KeyframeEngine", dependencies: ["KeyframeModel"]),
+        .target(name: "KeyframeEngine", dependencies: ["KeyframeModel", "KeyframeJSON"]),
         .target(name: "KeyframeRaster"),
         .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster"]),
         .target(name: "KeyframeRender",
