@@ -227,7 +227,9 @@ struct DragonBonesNormalizer {
                     continue
                 }
                 guard spriteIDs.contains(display.path) else {
-                    throw ImportError(.missingSprite(name: display.path, file: file, path: display.jsonPath.description))
+                    warn("missing-texture", "texture \"\(display.path)\" is not in the texture atlas; the mesh is not drawn",
+                         display.jsonPath)
+                    continue
                 }
                 let id = "\(armature.name)/\(slot.name)/\(display.name)"
                 let count = wire.vertices.count / 2
@@ -526,8 +528,11 @@ struct DragonBonesNormalizer {
                 transform = display.transform
                 switch display.type {
                 case "image":
+                    // The runtime shows nothing for a texture the atlases lack; so do we, and say so.
                     guard spriteIDs.contains(display.path) else {
-                        throw ImportError(.missingSprite(name: display.path, file: file, path: display.jsonPath.description))
+                        warn("missing-texture", "texture \"\(display.path)\" is not in the texture atlas; the display is not drawn",
+                             display.jsonPath)
+                        break
                     }
                     value = .sprite(display.path)
                     let size = atlas.untrimmedSizes[display.path] ?? Size(width: 0, height: 0)
