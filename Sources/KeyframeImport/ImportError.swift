@@ -8,6 +8,8 @@ public struct ImportError: Error, Sendable, CustomStringConvertible, Equatable {
     public enum Kind: Sendable, Equatable {
         /// The text of `file` is not valid JSON.
         case syntax(file: String, JSONSyntaxError)
+        /// An XML file (Flump's XML export) is malformed or has a wrong shape at `line`, `column`.
+        case markup(file: String, line: Int, column: Int, message: String)
         /// A key is missing or has the wrong type.
         case schema(file: String, JSONSchemaError)
         /// A file the export needs does not exist or cannot be read.
@@ -34,6 +36,7 @@ public struct ImportError: Error, Sendable, CustomStringConvertible, Equatable {
         switch kind {
         case .syntax(let file, let error): return "\(file):\(error.line):\(error.column): invalid JSON: \(error.message)"
         case .schema(let file, let error): return "\(file): at \(error.path): \(error.message)"
+        case .markup(let file, let line, let column, let message): return "\(file):\(line):\(column): \(message)"
         case .missingFile(let path, let reason): return "\(path): \(reason)"
         case .missingSprite(let name, let file, let path):
             return "\(file): at \(path): sprite \"\(name)\" is not in any spritemap"

@@ -56,6 +56,7 @@ public enum Importer {
             if let name = names.first(where: { $0 == "library.json" || $0 == "library.xml" }) {
                 return (.flump, folder, name)
             }
+            if let name = flumpLibrary(in: folder, names: names) { return (.flump, folder, name) }
             throw ImportError(.unrecognizedInput(
                 path: url.path,
                 reason: "no Animation.json (Animate), *_ske.json (DragonBones) or library.json (Flump) in this folder"))

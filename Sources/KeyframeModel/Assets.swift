@@ -6,10 +6,13 @@ public struct Assets: Sendable, Hashable {
     public var images: [AtlasImage]
     /// Sprite regions, in the order the source lists them.
     public var sprites: [Sprite]
+    /// Textured meshes (DragonBones), in the order the source lists them; written only when not empty.
+    public var meshes: [MeshGeometry]
 
-    public init(images: [AtlasImage] = [], sprites: [Sprite] = []) {
+    public init(images: [AtlasImage] = [], sprites: [Sprite] = [], meshes: [MeshGeometry] = []) {
         self.images = images
         self.sprites = sprites
+        self.meshes = meshes
     }
 }
 
@@ -64,9 +67,14 @@ public struct Sprite: Sendable, Hashable {
 
 extension Assets: JSONRepresentable {
     public init(json: JSONCursor) throws(JSONSchemaError) {
-        self.init(images: try json.decode("images"), sprites: try json.decode("sprites"))
+        self.init(images: try json.decode("images"), sprites: try json.decode("sprites"),
+                  meshes: try json.decodeIfPresent("meshes") ?? [])
     }
-    public var json: JSONValue { ["images": images.json, "sprites": sprites.json] }
+    public var json: JSONValue {
+        var object: [String: JSONValue] = ["images": images.json, "sprites": sprites.json]
+        if !meshes.isEmpty { object["meshes"] = meshes.json }
+        return .object(object)
+    }
 }
 
 extension AtlasImage: JSONRepresentable {

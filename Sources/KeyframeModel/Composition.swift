@@ -10,8 +10,12 @@ public struct Composition: Sendable, Hashable {
     public var duration: Frames
     /// The nodes, parents before children, in default draw order (back to front).
     public var nodes: [Node]
+    /// Inverse-kinematics constraints among the composition's bone nodes, in evaluation order; written only when
+    /// not empty.
+    public var ik: [IKConstraint] = []
 
-    public init(id: String, name: String, duration: Frames, nodes: [Node] = []) {
+    public init(id: String, name: String, duration: Frames, nodes: [Node] = [], ik: [IKConstraint] = []) {
+        self.ik = ik
         self.id = id
         self.name = name
         self.duration = duration
@@ -23,10 +27,14 @@ extension Composition: JSONRepresentable {
     public init(json: JSONCursor) throws(JSONSchemaError) {
         self.init(
             id: try json.decode("id"), name: try json.decode("name"), duration: try json.decode("duration"),
-            nodes: try json.decode("nodes"))
+            nodes: try json.decode("nodes"), ik: try json.decodeIfPresent("ik") ?? [])
     }
     public var json: JSONValue {
-        ["id": .string(id), "name": .string(name), "duration": duration.json, "nodes": nodes.json]
+        var object: [String: JSONValue] = [
+            "id": .string(id), "name": .string(name), "duration": duration.json, "nodes": nodes.json,
+        ]
+        if !ik.isEmpty { object["ik"] = ik.json }
+        return .object(object)
     }
 }
 

@@ -145,6 +145,15 @@ extension Document {
                 throw fail("assets.sprites[\(index)].id", "duplicate sprite id \"\(sprite.id)\"")
             }
         }
+        var meshIDs = Set<String>()
+        for (index, mesh) in assets.meshes.enumerated() {
+            guard spriteIDs.contains(mesh.sprite) else {
+                throw fail("assets.meshes[\(index)].sprite", "unknown sprite \"\(mesh.sprite)\"")
+            }
+            guard meshIDs.insert(mesh.id).inserted else {
+                throw fail("assets.meshes[\(index)].id", "duplicate mesh id \"\(mesh.id)\"")
+            }
+        }
         let compositionIDs = Set(compositions.map(\.id))
         guard compositionIDs.count == compositions.count else { throw fail("compositions", "duplicate composition id") }
         guard compositionIDs.contains(root) else { throw fail("root", "unknown composition \"\(root)\"") }
@@ -167,11 +176,21 @@ extension Document {
                     switch keyframe.value {
                     case .sprite(let id) where !spriteIDs.contains(id):
                         throw fail("\(nodePath).tracks.content[\(kIndex)].value.sprite", "unknown sprite \"\(id)\"")
+                    case .mesh(let id) where !meshIDs.contains(id):
+                        throw fail("\(nodePath).tracks.content[\(kIndex)].value.mesh", "unknown mesh \"\(id)\"")
                     case .composition(let instance) where !compositionIDs.contains(instance.composition):
                         throw fail("\(nodePath).tracks.content[\(kIndex)].value.composition",
                                    "unknown composition \"\(instance.composition)\"")
                     default: break
                     }
+                }
+            }
+        }
+        for (cIndex, composition) in compositions.enumerated() {
+            let boneIDs = Set(composition.nodes.filter { $0.kind == .bone }.map(\.id))
+            for (index, constraint) in composition.ik.enumerated() {
+                for (key, id) in [("bone", constraint.bone), ("target", constraint.target)] where !boneIDs.contains(id) {
+                    throw fail("compositions[\(cIndex)].ik[\(index)].\(key)", "\"\(id)\" is not a bone node")
                 }
             }
         }

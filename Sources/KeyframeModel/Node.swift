@@ -34,9 +34,12 @@ public struct Node: Sendable, Hashable {
     public var maskedBy: String?
     /// The animated properties.
     public var tracks: NodeTracks
+    /// For skeleton bones: length and inheritance flags; `nil` means the node composes as §4.4 says.
+    public var bone: BoneInheritance? = nil
 
     public init(id: String, name: String, kind: NodeKind, parent: String? = nil, isMask: Bool = false,
-                maskedBy: String? = nil, tracks: NodeTracks = NodeTracks()) {
+                maskedBy: String? = nil, tracks: NodeTracks = NodeTracks(), bone: BoneInheritance? = nil) {
+        self.bone = bone
         self.id = id
         self.name = name
         self.kind = kind
@@ -59,7 +62,8 @@ extension Node: JSONRepresentable {
             maskedBy: try json.decodeIfPresent("maskedBy"),
             tracks: try json.optionalMember("tracks").map { (cursor) throws(JSONSchemaError) in
                 try NodeTracks(json: cursor)
-            } ?? NodeTracks())
+            } ?? NodeTracks(),
+            bone: try json.decodeIfPresent("bone"))
     }
 
     public var json: JSONValue {
@@ -68,6 +72,7 @@ extension Node: JSONRepresentable {
         if isMask { object["isMask"] = true }
         object.setIfPresent("maskedBy", maskedBy)
         if !tracks.isEmpty { object["tracks"] = tracks.json }
+        object.setIfPresent("bone", bone)
         return .object(object)
     }
 }

@@ -8,6 +8,8 @@ public enum NodeContent: Sendable, Hashable {
     case sprite(String)
     /// A nested composition playing on its own timeline.
     case composition(CompositionInstance)
+    /// A textured mesh from the document's assets, by id (DragonBones mesh displays).
+    case mesh(String)
 }
 
 /// How a nested composition's timeline runs inside its parent.
@@ -65,6 +67,7 @@ extension NodeContent: JSONRepresentable {
         switch try type.string() {
         case "none": self = .none
         case "sprite": self = .sprite(try json.decode("sprite"))
+        case "mesh": self = .mesh(try json.decode("mesh"))
         case "composition":
             let loopCursor = try json.member("loop")
             guard let loop = LoopMode(rawValue: try loopCursor.string()) else {
@@ -85,6 +88,7 @@ extension NodeContent: JSONRepresentable {
         switch self {
         case .none: return ["type": "none"]
         case .sprite(let id): return ["type": "sprite", "sprite": .string(id)]
+        case .mesh(let id): return ["type": "mesh", "mesh": .string(id)]
         case .composition(let instance):
             return [
                 "type": "composition", "composition": .string(instance.composition),

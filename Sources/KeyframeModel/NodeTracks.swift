@@ -34,6 +34,8 @@ public struct NodeTracks: Sendable, Hashable {
     public var blendMode: Track<BlendMode>?
     /// Filters, kept as data. Default none. Held.
     public var filters: Track<[Filter]>?
+    /// Vertex offsets of the mesh the node shows (DragonBones FFD). Default none. Interpolated value by value.
+    public var deform: Track<MeshDeform>?
 
     public init() {}
 
@@ -43,7 +45,7 @@ public struct NodeTracks: Sendable, Hashable {
     /// The number of tracks present.
     public var count: Int {
         [position != nil, scale != nil, rotation != nil, skew != nil, pivot != nil, opacity != nil, color != nil,
-         visible != nil, content != nil, drawOrder != nil, blendMode != nil, filters != nil].filter { $0 }.count
+         visible != nil, content != nil, drawOrder != nil, blendMode != nil, filters != nil, deform != nil].filter { $0 }.count
     }
 
     /// The total number of keyframes over all tracks.
@@ -52,7 +54,7 @@ public struct NodeTracks: Sendable, Hashable {
             + (skew?.keyframes.count ?? 0) + (pivot?.keyframes.count ?? 0) + (opacity?.keyframes.count ?? 0)
             + (color?.keyframes.count ?? 0) + (visible?.keyframes.count ?? 0) + (content?.keyframes.count ?? 0)
             + (drawOrder?.keyframes.count ?? 0) + (blendMode?.keyframes.count ?? 0)
-            + (filters?.keyframes.count ?? 0)
+            + (filters?.keyframes.count ?? 0) + (deform?.keyframes.count ?? 0)
     }
 }
 
@@ -75,6 +77,7 @@ extension NodeTracks: JSONRepresentable {
         drawOrder = try read("drawOrder", false)
         blendMode = try read("blendMode", false)
         filters = try read("filters", false)
+        deform = try read("deform", true)
     }
 
     public var json: JSONValue {
@@ -91,6 +94,7 @@ extension NodeTracks: JSONRepresentable {
         object["drawOrder"] = drawOrder?.json(interpolates: false)
         object["blendMode"] = blendMode?.json(interpolates: false)
         object["filters"] = filters?.json(interpolates: false)
+        object["deform"] = deform?.json(interpolates: true)
         return .object(object)
     }
 }

@@ -15,9 +15,24 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
+    @Option(name: .customLong("scale-factor"),
+            help: "Flump: the texture group to use (default: 1×, else the largest below, else the smallest).")
+    var scaleFactor: Double?
+
+    func validate() throws {
+        if let scaleFactor, !(scaleFactor > 0 && scaleFactor.isFinite) {
+            throw ValidationError("--scale-factor must be a positive number")
+        }
+    }
+
     func run() throws {
         let document: Document
-        do { document = try Importer.importDocument(at: URL(fileURLWithPath: input)) } catch { throw fail("\(error)") }
+        do {
+            document = try Importer.importDocument(at: URL(fileURLWithPath: input),
+                                                   options: ImportOptions(scaleFactor: scaleFactor))
+        } catch {
+            throw fail("\(error)")
+        }
         let summary = Summary(document)
         if json {
             FileHandle.standardOutput.write(Data(JSONWriter.write(summary.json)))
@@ -64,7 +79,9 @@ struct Summary {
         let rate = document.frameRate
         var lines: [String] = []
         var format = document.source.format.rawValue
-        if let variant = document.source.variant { format += " (\(variant) keys)" }
+        if let variant = document.source.variant {
+            format += document.source.format == .flump ? " (\(variant))" : " (\(variant) keys)"
+        }
         lines.append("name:         \(document.name)")
         lines.append("format:       \(format)")
         var versions: [String] = []

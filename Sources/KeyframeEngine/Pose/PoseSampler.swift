@@ -18,6 +18,7 @@ public struct PoseSampler: Sendable {
     private let compositions: [String: Composition]
     private let indices: [String: [String: Int]]
     private let sprites: [String: Sprite]
+    private let meshes: [String: MeshGeometry]
 
     public init(document: Document) {
         self.document = document
@@ -34,6 +35,9 @@ public struct PoseSampler: Sendable {
         var sprites: [String: Sprite] = [:]
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
+        var meshes: [String: MeshGeometry] = [:]
+        for mesh in document.assets.meshes where meshes[mesh.id] == nil { meshes[mesh.id] = mesh }
+        self.meshes = meshes
     }
 
     /// The pose of `clip` at `time` frames after its start (clamped to the clip's range).
@@ -75,10 +79,20 @@ public struct PoseSampler: Sendable {
         let nodes = composition.nodes
         var states: [NodeFrame?] = Array(repeating: nil, count: nodes.count)
         var maskIndex: [Int: Int] = [:]  // node index of a mask → index in pose.masks
+        // Skeletons: bones placed by their inheritance flags and IK, and bone world transforms for weighted meshes.
+        let skeleton = SkeletonSolver.isNeeded(for: composition)
+            ? SkeletonSolver.solve(composition, indices: indices[compositionID] ?? [:], at: frame) : nil
+        var bones: [String: Matrix2D] = [:]
+        if !meshes.isEmpty {
+            for (index, node) in nodes.enumerated() where node.kind == .bone {
+                bones[node.id] = resolve(index, in: composition, at: frame, parentDefault: (transform, color, blend),
+                                         states: &states, skeleton: skeleton)?.transform
+            }
+        }
 
         for nodeIndex in drawOrder(of: composition, at: frame) {
             guard let state = resolve(nodeIndex, in: composition, at: frame, parentDefault: (transform, color, blend),
-                                      states: &states)
+                                      states: &states, skeleton: skeleton)
             else { continue }
             let node = nodes[nodeIndex]
             if isUnderMask(nodeIndex, in: composition) { continue }
@@ -100,13 +114,13 @@ public struct PoseSampler: Sendable {
             guard state.visible else { continue }
             emitContent(of: node, state: state, masks: itemMasks, composition: composition, frame: frame,
                         local: local, elapsed: elapsed, linear: linear, path: path, depth: depth, into: &pose,
-                        context: &context)
+                        context: &context, bones: bones)
         }
     }
 
     private func emitContent(of node: Node, state: NodeFrame, masks: [Int], composition: Composition, frame: Frames,
                              local: Double, elapsed: Double, linear: Bool, path: String, depth: Int,
-                             into pose: inout Pose, context: inout Context) {
+                             into pose: inout Pose, context: inout Context, bones: [String: Matrix2D] = [:]) {
         guard let held = node.tracks.content?.heldKeyframe(at: frame) else {
             if context.collectNodes {
                 pose.nodes.append(Pose.NodeState(path: "\(path)/\(node.id)", transform: state.transform,
@@ -124,6 +138,13 @@ public struct PoseSampler: Sendable {
                 Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: sprite.origin.x, ty: sprite.origin.y))
             pose.items.append(Pose.Item(sprite: id, transform: placed, color: state.color, blendMode: state.blend,
                                         masks: masks, path: "\(path)/\(node.id)"))
+        case .mesh(let id):
+            guard let mesh = meshes[id], sprites[mesh.sprite] != nil else { break }
+            let positions = MeshPlacement.positions(mesh, node: state.transform, bones: bones,
+                                                    deform: node.tracks.deform?.value(at: frame))
+            pose.items.append(Pose.Item(sprite: mesh.sprite, transform: state.transform, color: state.color,
+                                        blendMode: state.blend, masks: masks, path: "\(path)/\(node.id)",
+                                        mesh: Pose.Mesh(positions: positions, uvs: mesh.uvs, triangles: mesh.triangles)))
         case .composition(let instance):
             guard let child = compositions[instance.composition] else { break }
             let start = held.keyframe.frame.value
@@ -169,14 +190,16 @@ public struct PoseSampler: Sendable {
 
     /// The local state of node `index`, with its ancestors resolved first; `nil` when an ancestor is missing.
     private func resolve(_ index: Int, in composition: Composition, at frame: Frames,
-                         parentDefault: (Matrix2D, ColorTransform, BlendMode), states: inout [NodeFrame?]) -> NodeFrame? {
+                         parentDefault: (Matrix2D, ColorTransform, BlendMode), states: inout [NodeFrame?],
+                         skeleton: [Int: Matrix2D]? = nil) -> NodeFrame? {
         if let known = states[index] { return known }
         let node = composition.nodes[index]
         var parentState = NodeFrame(transform: parentDefault.0, color: parentDefault.1, blend: parentDefault.2,
                                     visible: true, masks: [])
         if let parentID = node.parent {
             guard let parentIndex = indices[composition.id]?[parentID],
-                let resolved = resolve(parentIndex, in: composition, at: frame, parentDefault: parentDefault, states: &states)
+                let resolved = resolve(parentIndex, in: composition, at: frame, parentDefault: parentDefault, states: &states,
+                                       skeleton: skeleton)
             else { return nil }
             parentState = resolved
         }
@@ -191,8 +214,10 @@ public struct PoseSampler: Sendable {
         }
         var blend = parentState.blend
         if let own = tracks.blendMode?.heldValue(at: frame), own != .normal { blend = own }
+        // A bone placed by the skeleton solver: its transform is relative to the composition, not to its parent.
+        let ownTransform = skeleton?[index].map { parentDefault.0.concatenating($0) }
         let state = NodeFrame(
-            transform: parentState.transform.concatenating(components.matrix),
+            transform: ownTransform ?? parentState.transform.concatenating(components.matrix),
             color: parentState.color.concatenating(color), blend: blend,
             visible: parentState.visible && (tracks.visible?.heldValue(at: frame) ?? true), masks: [])
         states[index] = state

@@ -1,11 +1,53 @@
 import KeyframeJSON
 import KeyframeModel
 
-/// Converts a DragonBones export (`*_ske.json` + `*_tex.json`/png) into a normalized document.
+/// Converts a DragonBones export (`*_ske.json` or `skeleton.json` plus its texture atlases) into a normalized
+/// document: reads the files (``DragonBonesReader``, ``DragonBonesAtlasReader``), up-converts 2.3/3.0 data
+/// (``DragonBonesUpconverter``), then maps armatures and animations onto compositions (``DragonBonesNormalizer``).
 enum DragonBonesImporter {
     static func importDocument(folder: SourceFolder, file: String, options: ImportOptions) throws(ImportError)
         -> Document
     {
-        throw ImportError(.unrecognizedInput(path: file, reason: "DragonBones import is not available yet"))
+        var diagnostics = DiagnosticCollector()
+        if file.hasSuffix(".dbbin") {
+            throw ImportError(.unrecognizedInput(
+                path: file, reason: "binary DragonBones data (.dbbin) is not supported; convert the JSON twin"))
+        }
+        let root = try folder.readJSON(file)
+        guard let version = DragonBonesReader.version(of: root) else {
+            throw ImportError(.schema(file: file, root.error("missing \"version\": not DragonBones skeleton data")))
+        }
+        let data: DragonBonesWire.Data
+        if DragonBonesReader.directVersions.contains(version) {
+            data = try root.within(file) { (json) throws(JSONSchemaError) in try DragonBonesReader().read(json, version: version) }
+        } else if DragonBonesUpconverter.versions.contains(version) {
+            data = try root.within(file) { (json) throws(JSONSchemaError) in
+                try DragonBonesUpconverter().read(json, version: version, diagnostics: &diagnostics, file: file)
+            }
+        } else {
+            throw ImportError(.schema(file: file, root.error(
+                "DragonBones data version \"\(version)\" is not supported (supported: 2.3, 3.0, 4.0, 4.5, 5.0, 5.5, 5.6)")))
+        }
+        let dbbin = String(file.dropLast(".json".count)) + ".dbbin"
+        if folder.fileExists(dbbin) {
+            diagnostics.add(Diagnostic(severity: .info, code: "dbbin-not-read",
+                                       message: "the binary twin \(dbbin) is not read; the JSON data is converted",
+                                       file: dbbin))
+        }
+        let atlasFiles = DragonBonesAtlasReader.atlasFiles(in: folder, skeletonFile: file)
+        guard !atlasFiles.isEmpty else {
+            throw ImportError(.missingFile(
+                path: folder.url(for: file).path,
+                reason: "no texture atlas next to it (expected \(file.hasSuffix("_ske.json") ? String(file.dropLast(9)) + "_tex.json" : "texture.json"))"))
+        }
+        let atlas = try DragonBonesAtlasReader().read(folder, files: atlasFiles, diagnostics: &diagnostics)
+        for image in atlas.images where !folder.fileExists(image.path) {
+            throw ImportError(.missingFile(path: folder.url(for: image.path).path,
+                                           reason: "texture atlas image named by \(atlasFiles[0]) not found"))
+        }
+        var normalizer = DragonBonesNormalizer(data: data, atlas: atlas, file: file, diagnostics: diagnostics)
+        var document = try normalizer.run()
+        document.source.files = folder.filesRead.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        return document
     }
 }

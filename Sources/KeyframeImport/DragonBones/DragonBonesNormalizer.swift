@@ -1,0 +1,719 @@
+import Foundation
+import KeyframeJSON
+import KeyframeModel
+
+/// Maps DragonBones wire data onto the model: one composition per armature animation (with the armature's whole
+/// bone and slot tree), one clip per animation, sprites from the atlases, meshes into assets.
+///
+/// Timing follows DragonBonesJS 5.7: keyframe `i` starts where the runtime's frame-index table puts it, the last
+/// keyframe spans to the animation's end and, when the animation repeats, tweens back to the first keyframe;
+/// animation `scale` multiplies every frame number; easing keeps DragonBones' quantization (percent strengths,
+/// per-frame curve samples). Bone values are stored absolute: setup pose plus animation offset (scale multiplies).
+struct DragonBonesNormalizer {
+    let data: DragonBonesWire.Data
+    let atlas: DragonBonesAtlasReader.Result
+    let file: String
+    var diagnostics: DiagnosticCollector
+
+    private var meshes: [MeshGeometry] = []
+    /// Mesh ids by armature, slot and display name.
+    private var meshIDs: [String: String] = [:]
+    private var spriteIDs: Set<String> = []
+
+    init(data: DragonBonesWire.Data, atlas: DragonBonesAtlasReader.Result, file: String, diagnostics: DiagnosticCollector) {
+        self.data = data
+        self.atlas = atlas
+        self.file = file
+        self.diagnostics = diagnostics
+        self.spriteIDs = Set(atlas.sprites.map(\.id))
+    }
+
+    private mutating func warn(_ code: String, _ message: String, _ path: JSONPath?, info: Bool = false) {
+        diagnostics.add(Diagnostic(severity: info ? .info : .warning, code: code, message: message, file: file,
+                                   path: path?.description))
+    }
+
+    private func fail(_ path: JSONPath, _ message: String) -> ImportError {
+        ImportError(.schema(file: file, JSONSchemaError(path: path, message: message)))
+    }
+
+    // MARK: Document
+
+    mutating func run() throws(ImportError) -> Document {
+        guard !data.armatures.isEmpty else {
+            throw fail(JSONPath.root.appending("armature"), "the data has no armature")
+        }
+        try checkArmatureCycles()
+        var compositions: [Composition] = []
+        var clips: [Clip] = []
+        let clipPrefix = data.armatures.count > 1
+        for armature in data.armatures {
+            let skeleton = try Skeleton(armature, file: file)
+            try buildMeshes(armature, skeleton: skeleton)
+            if armature.animations.isEmpty {
+                compositions.append(try composition(armature, skeleton: skeleton, animation: nil))
+                continue
+            }
+            for animation in armature.animations {
+                let composition = try composition(armature, skeleton: skeleton, animation: animation)
+                compositions.append(composition)
+                let scaled = animationLength(armature, animation)
+                let finite = animation.playTimes > 0
+                clips.append(Clip(
+                    name: clipPrefix ? "\(armature.name)/\(animation.name)" : animation.name,
+                    composition: composition.id, start: .zero,
+                    duration: Frames(max(finite && animation.playTimes == 1 ? scaled + 1 : scaled, 1)),
+                    loopCount: max(animation.playTimes, 0)))
+            }
+        }
+        // Clip names must be unique: a repeated animation name gets a suffix.
+        var used = Set<String>()
+        for index in clips.indices {
+            var name = clips[index].name
+            var counter = 2
+            while used.contains(name) {
+                name = "\(clips[index].name)-\(counter)"
+                counter += 1
+            }
+            used.insert(name)
+            clips[index].name = name
+        }
+        let first = data.armatures[0]
+        let rootID = defaultCompositionID(first)
+        if let index = compositions.firstIndex(where: { $0.id == rootID }), index != 0 {
+            compositions.insert(compositions.remove(at: index), at: 0)
+        }
+        return Document(
+            name: data.name.isEmpty ? first.name : data.name, frameRate: FrameRate(data.frameRate),
+            source: Provenance(format: .dragonBones, formatVersion: data.version),
+            assets: Assets(images: atlas.images, sprites: atlas.sprites, meshes: meshes),
+            compositions: compositions, root: rootID, clips: clips, diagnostics: diagnostics.diagnostics)
+    }
+
+    /// The animation's length in document frames (animation `scale` and frame-rate ratio applied).
+    private func animationLength(_ armature: DragonBonesWire.Armature, _ animation: DragonBonesWire.Animation) -> Double {
+        Double(animation.duration) * animation.scale * rateFactor(armature)
+    }
+
+    private func rateFactor(_ armature: DragonBonesWire.Armature) -> Double {
+        data.frameRate / (armature.frameRate ?? data.frameRate)
+    }
+
+    /// The composition an armature shows by default: its default action's animation, else its first animation.
+    private func defaultCompositionID(_ armature: DragonBonesWire.Armature) -> String {
+        if let name = armature.defaultAnimation, armature.animations.contains(where: { $0.name == name }) {
+            return "\(armature.name)/\(name)"
+        }
+        if let first = armature.animations.first { return "\(armature.name)/\(first.name)" }
+        return armature.name
+    }
+
+    private func defaultAnimation(_ armature: DragonBonesWire.Armature) -> DragonBonesWire.Animation? {
+        if let name = armature.defaultAnimation, let found = armature.animations.first(where: { $0.name == name }) {
+            return found
+        }
+        return armature.animations.first
+    }
+
+    private func checkArmatureCycles() throws(ImportError) {
+        var edges: [String: [String]] = [:]
+        for armature in data.armatures {
+            for skin in armature.skins.prefix(1) {
+                for displays in skin.displays.values {
+                    for display in displays where display.type == "armature" {
+                        edges[armature.name, default: []].append(display.path)
+                    }
+                }
+            }
+        }
+        for start in data.armatures.map(\.name) {
+            var chain = [start]
+            var stack: [(String, Int)] = [(start, 0)]
+            var onChain = Set([start])
+            while let (node, next) = stack.last {
+                let children = edges[node] ?? []
+                if next >= children.count {
+                    stack.removeLast()
+                    onChain.remove(node)
+                    chain.removeLast()
+                    continue
+                }
+                stack[stack.count - 1].1 += 1
+                let child = children[next]
+                if onChain.contains(child) { throw ImportError(.symbolCycle(chain + [child])) }
+                if chain.count < 256, edges[child] != nil {
+                    stack.append((child, 0))
+                    onChain.insert(child)
+                    chain.append(child)
+                }
+            }
+        }
+    }
+
+    // MARK: Skeleton
+
+    /// An armature's bones in parent-first order, with ids and setup transforms.
+    struct Skeleton {
+        var bones: [DragonBonesWire.Bone]
+        var indexByName: [String: Int]
+        var slots: [DragonBonesWire.Slot]
+        var displays: [String: [DragonBonesWire.Display]]
+
+        init(_ armature: DragonBonesWire.Armature, file: String) throws(ImportError) {
+            func fail(_ path: JSONPath, _ message: String) -> ImportError {
+                ImportError(.schema(file: file, JSONSchemaError(path: path, message: message)))
+            }
+            var byName: [String: DragonBonesWire.Bone] = [:]
+            for bone in armature.bones {
+                guard byName[bone.name] == nil else { throw fail(bone.path.appending("name"), "duplicate bone \"\(bone.name)\"") }
+                byName[bone.name] = bone
+            }
+            for bone in armature.bones {
+                if let parent = bone.parent, !parent.isEmpty, byName[parent] == nil {
+                    throw fail(bone.path.appending("parent"), "bone \"\(bone.name)\" names an unknown parent \"\(parent)\"")
+                }
+            }
+            // Parents first, keeping file order otherwise; a cycle is reported with its chain.
+            var ordered: [DragonBonesWire.Bone] = []
+            var state: [String: Int] = [:]  // 1 visiting, 2 done
+            func visit(_ bone: DragonBonesWire.Bone, _ chain: [String]) throws(ImportError) {
+                if state[bone.name] == 2 { return }
+                if state[bone.name] == 1 {
+                    throw fail(bone.path.appending("parent"),
+                               "bone cycle: \((chain + [bone.name]).joined(separator: " → "))")
+                }
+                state[bone.name] = 1
+                if let parent = bone.parent, !parent.isEmpty, let parentBone = byName[parent] {
+                    try visit(parentBone, chain + [bone.name])
+                }
+                state[bone.name] = 2
+                ordered.append(bone)
+            }
+            for bone in armature.bones { try visit(bone, []) }
+            bones = ordered
+            var index: [String: Int] = [:]
+            for (i, bone) in armature.bones.enumerated() { index[bone.name] = i }
+            indexByName = index
+            var slotNames = Set<String>()
+            for slot in armature.slots {
+                guard slotNames.insert(slot.name).inserted else {
+                    throw fail(slot.path.appending("name"), "duplicate slot \"\(slot.name)\"")
+                }
+                guard byName[slot.parent] != nil else {
+                    throw fail(slot.path.appending("parent"), "slot \"\(slot.name)\" names an unknown bone \"\(slot.parent)\"")
+                }
+            }
+            slots = armature.slots
+            displays = armature.skins.first?.displays ?? [:]
+        }
+    }
+
+    static func boneID(_ name: String) -> String { "bone:\(name)" }
+    static func slotID(_ name: String) -> String { "slot:\(name)" }
+
+    // MARK: Meshes
+
+    private mutating func buildMeshes(_ armature: DragonBonesWire.Armature, skeleton: Skeleton) throws(ImportError) {
+        if armature.skins.count > 1 {
+            warn("extra-skins-not-converted",
+                 "armature \"\(armature.name)\" has \(armature.skins.count) skins; only the first (\"\(armature.skins[0].name)\") is converted",
+                 armature.path.appending("skin"), info: true)
+        }
+        for slot in skeleton.slots {
+            for display in skeleton.displays[slot.name] ?? [] where display.type == "mesh" {
+                guard let wire = display.mesh else {
+                    warn("shared-mesh-not-converted", "mesh display \"\(display.name)\" shares another mesh's geometry; not drawn",
+                         display.jsonPath)
+                    continue
+                }
+                guard spriteIDs.contains(display.path) else {
+                    warn("missing-texture", "texture \"\(display.path)\" is not in the texture atlas; the mesh is not drawn",
+                         display.jsonPath)
+                    continue
+                }
+                let id = "\(armature.name)/\(slot.name)/\(display.name)"
+                let count = wire.vertices.count / 2
+                guard wire.vertices.count % 2 == 0, wire.uvs.count == wire.vertices.count else {
+                    throw fail(display.jsonPath.appending("uvs"), "a mesh needs as many uvs as vertices (x, y pairs)")
+                }
+                guard wire.triangles.count % 3 == 0, wire.triangles.allSatisfy({ $0 >= 0 && $0 < count }) else {
+                    throw fail(display.jsonPath.appending("triangles"), "triangle indices must name vertices 0..<\(count)")
+                }
+                var vertices: [Vector2] = []
+                var uvs: [Vector2] = []
+                for i in 0..<count {
+                    vertices.append(Vector2(x: wire.vertices[2 * i], y: wire.vertices[2 * i + 1]))
+                    uvs.append(Vector2(x: wire.uvs[2 * i], y: wire.uvs[2 * i + 1]))
+                }
+                var weights: [[MeshGeometry.Influence]]? = nil
+                if let raw = wire.weights {
+                    weights = try influences(raw, mesh: wire, vertices: vertices, armature: armature,
+                                             path: display.jsonPath)
+                }
+                meshes.append(MeshGeometry(id: id, sprite: display.path, vertices: vertices, uvs: uvs,
+                                           triangles: wire.triangles, weights: weights))
+                meshIDs["\(armature.name)\u{1}\(slot.name)\u{1}\(display.name)"] = id
+            }
+        }
+    }
+
+    private static func matrix(_ values: [Double], at offset: Int) -> Matrix2D {
+        Matrix2D(a: values[offset], b: values[offset + 1], c: values[offset + 2], d: values[offset + 3],
+                 tx: values[offset + 4], ty: values[offset + 5])
+    }
+
+    /// Bone-local influences of each vertex: the vertex placed by the slot pose, then mapped into each bone's
+    /// bind pose (`bonePose` inverted), as the runtime does at load time.
+    private func influences(_ raw: [Double], mesh: DragonBonesWire.Mesh, vertices: [Vector2],
+                            armature: DragonBonesWire.Armature, path: JSONPath) throws(ImportError)
+        -> [[MeshGeometry.Influence]]
+    {
+        let slotPose = (mesh.slotPose?.count ?? 0) >= 6 ? Self.matrix(mesh.slotPose!, at: 0) : .identity
+        var inverses: [Int: Matrix2D] = [:]
+        let poses = mesh.bonePose ?? []
+        guard poses.count % 7 == 0 else { throw fail(path.appending("bonePose"), "bonePose needs 7 numbers per bone") }
+        for start in stride(from: 0, to: poses.count, by: 7) {
+            guard let inverse = Self.matrix(poses, at: start + 1).inverted else {
+                throw fail(path.appending("bonePose"), "a bone pose matrix is singular")
+            }
+            inverses[Int(poses[start])] = inverse
+        }
+        var result: [[MeshGeometry.Influence]] = []
+        var k = 0
+        for vertex in vertices {
+            guard k < raw.count else { throw fail(path.appending("weights"), "weights end before the last vertex") }
+            let boneCount = Int(raw[k])
+            k += 1
+            guard boneCount >= 0, k + 2 * boneCount <= raw.count else {
+                throw fail(path.appending("weights"), "weights end in the middle of a vertex")
+            }
+            let placed = slotPose.apply(vertex)
+            var list: [MeshGeometry.Influence] = []
+            for _ in 0..<boneCount {
+                let boneIndex = Int(raw[k])
+                let weight = raw[k + 1]
+                k += 2
+                guard armature.bones.indices.contains(boneIndex), let inverse = inverses[boneIndex] else {
+                    throw fail(path.appending("weights"), "weights name bone \(boneIndex), which has no bonePose")
+                }
+                list.append(MeshGeometry.Influence(
+                    bone: Self.boneID(armature.bones[boneIndex].name), weight: weight, position: inverse.apply(placed)))
+            }
+            result.append(list)
+        }
+        return result
+    }
+
+    // MARK: Composition
+
+    private mutating func composition(_ armature: DragonBonesWire.Armature, skeleton: Skeleton,
+                                      animation: DragonBonesWire.Animation?) throws(ImportError) -> Composition
+    {
+        let id = animation.map { "\(armature.name)/\($0.name)" } ?? armature.name
+        let length = animation.map { animationLength(armature, $0) } ?? 0
+        let frameScale = (animation?.scale ?? 1) * rateFactor(armature)
+        let rawLength = animation?.duration ?? 0
+        let looping = (animation?.playTimes ?? 0) != 1
+        let timing = Timing(length: rawLength, frameScale: frameScale, looping: looping)
+        if let animation {
+            if animation.eventCount > 0 {
+                warn("events-not-converted", "events, sounds and actions in animations are not converted",
+                     animation.path, info: true)
+            }
+            if animation.ikTimelineCount > 0 {
+                warn("ik-timeline-not-converted", "IK weight/bend timelines are not converted", animation.path.appending("ik"))
+            }
+        }
+        var nodes: [Node] = []
+        for bone in skeleton.bones {
+            let timeline = animation?.bones.first { $0.name == bone.name }
+            var node = Node(id: Self.boneID(bone.name), name: bone.name, kind: .bone,
+                            parent: bone.parent.flatMap { $0.isEmpty ? nil : Self.boneID($0) })
+            node.tracks = try boneTracks(bone, timeline: timeline, timing: timing)
+            node.bone = BoneInheritance(
+                length: bone.length, inheritTranslation: bone.inheritTranslation, inheritRotation: bone.inheritRotation,
+                inheritScale: bone.inheritScale, inheritReflection: bone.inheritReflection)
+            nodes.append(node)
+        }
+        let drawOrders = animation.flatMap { zOrderTracks($0, slotCount: skeleton.slots.count, timing: timing) }
+        for (slotIndex, slot) in skeleton.slots.enumerated() {
+            var node = Node(id: Self.slotID(slot.name), name: slot.name, kind: .slot, parent: Self.boneID(slot.parent))
+            node.tracks = try slotTracks(slot, armature: armature, skeleton: skeleton, animation: animation, timing: timing)
+            if let drawOrders { node.tracks.drawOrder = drawOrders[slotIndex] }
+            nodes.append(node)
+        }
+        var constraints: [IKConstraint] = []
+        for ik in armature.ik {
+            guard skeleton.indexByName[ik.bone] != nil, skeleton.indexByName[ik.target] != nil else {
+                throw fail(ik.path, "IK constraint \"\(ik.name)\" names an unknown bone or target")
+            }
+            constraints.append(IKConstraint(name: ik.name, bone: Self.boneID(ik.bone), target: Self.boneID(ik.target),
+                                            chain: ik.chain, bendPositive: ik.bendPositive, weight: ik.weight))
+        }
+        let duration = max(length + (looping ? 0 : 1), 1)
+        return Composition(id: id, name: animation?.name ?? armature.name, duration: Frames(duration), nodes: nodes,
+                           ik: constraints)
+    }
+
+    // MARK: Timing
+
+    /// How one animation's frames map onto the composition.
+    struct Timing {
+        /// The animation's length in its own frames.
+        var length: Int
+        /// Document frames per animation frame.
+        var frameScale: Double
+        /// Whether the last keyframe tweens back to the first (the animation repeats).
+        var looping: Bool
+    }
+
+    /// One keyframe placed by the runtime's frame-index table: its start and the frame count its tween spans.
+    struct Placed<Value: Sendable> {
+        var start: Int
+        var count: Int
+        var frame: DragonBonesWire.Frame<Value>
+    }
+
+    /// The reachable keyframes with their starts, as the runtime's table assigns them (each keyframe starts at the
+    /// first table slot after the previous one's span; the last spans to the animation's end).
+    static func place<Value: Sendable>(_ frames: [DragonBonesWire.Frame<Value>], length: Int) -> [Placed<Value>] {
+        guard !frames.isEmpty else { return [] }
+        if frames.count == 1 { return [Placed(start: 0, count: 0, frame: frames[0])] }
+        var result: [Placed<Value>] = []
+        var next = 0, start = 0, count = 0
+        for i in 0...max(length, 0) where start + count <= i && next < frames.count {
+            start = i
+            count = next == frames.count - 1 ? length - start : frames[next].duration
+            result.append(Placed(start: start, count: count, frame: frames[next]))
+            next += 1
+        }
+        return result
+    }
+
+    /// The model easing of a keyframe whose tween spans `count` frames (DragonBones' quantization kept).
+    static func easing(_ tween: DragonBonesWire.Tween, count: Int) -> Easing {
+        guard count > 0 else { return .hold }
+        switch tween {
+        case .none: return .hold
+        case .easing(let e):
+            if e == 0 { return .linear }
+            if e < 0 { return .flashQuadratic(strength: -(-e * 100).rounded() / 100) }
+            if e <= 1 { return .flashQuadratic(strength: (e * 100).rounded() / 100) }
+            return .quadraticInOut(strength: (e * 100 - 100).rounded() / 100)
+        case .curve(let values):
+            var points: [Vector2] = []
+            if values.count % 3 == 1 {
+                points.append(.zero)
+                for i in stride(from: 0, to: values.count - 1, by: 2) { points.append(Vector2(x: values[i], y: values[i + 1])) }
+                points.append(.one)
+                return .bezierPath(points: points, sampledSteps: count + 2)
+            }
+            for i in stride(from: 0, to: values.count - 1, by: 2) { points.append(Vector2(x: values[i], y: values[i + 1])) }
+            guard points.count >= 4, (points.count - 1) % 3 == 0 else { return .linear }
+            return .bezierPath(points: points, sampledSteps: count)
+        }
+    }
+
+    /// A track from placed keyframes: values mapped by `value`, the loop-back segment added when the animation
+    /// repeats.
+    static func track<Value: Sendable, V: Hashable & Sendable>(_ placed: [Placed<Value>], timing: Timing, tweened: Bool = true,
+                                                     _ value: (Int, DragonBonesWire.Frame<Value>) -> V) -> Track<V> {
+        var track = Track<V>()
+        guard !placed.isEmpty else { return track }
+        let values = placed.enumerated().map { value($0.offset, $0.element.frame) }
+        for (index, item) in placed.enumerated() {
+            let isLast = index == placed.count - 1
+            var easing: Easing = .hold
+            if tweened && placed.count > 1 && (!isLast || timing.looping) {
+                easing = Self.easing(item.frame.tween, count: item.count)
+            }
+            track.append(Keyframe(frame: Frames(Double(item.start) * timing.frameScale), value: values[index],
+                                  easing: easing))
+            if isLast && easing.interpolates && item.count > 0 {
+                track.append(Keyframe(frame: Frames(Double(item.start + item.count) * timing.frameScale),
+                                                value: values[0]))
+            }
+        }
+        return track
+    }
+
+    // MARK: Bones
+
+    /// A transform's radians the runtime's way: rotation wrapped, skew relative to it.
+    static func components(_ t: DragonBonesWire.Transform) -> (rotation: Double, skew: Double) {
+        let degToRad = Double.pi / 180
+        if let rotate = t.rotate {
+            return (BoneAngles.normalized(rotate * degToRad), BoneAngles.normalized((t.skew ?? 0) * degToRad))
+        }
+        let rotation = BoneAngles.normalized((t.skewY ?? 0) * degToRad)
+        return (rotation, BoneAngles.normalized((t.skewX ?? 0) * degToRad) - rotation)
+    }
+
+    private mutating func boneTracks(_ bone: DragonBonesWire.Bone, timeline: DragonBonesWire.BoneTimeline?,
+                                     timing: Timing) throws(ImportError) -> NodeTracks {
+        let origin = Self.components(bone.transform)
+        let setup = bone.transform
+        var tracks = NodeTracks()
+        tracks.position = Track(constant: Vector2(x: setup.x, y: setup.y))
+        tracks.rotation = Track(constant: Degrees(radians: origin.rotation))
+        tracks.skew = Track(constant: Degrees(radians: origin.skew))
+        tracks.scale = Track(constant: Vector2(x: setup.scaleX, y: setup.scaleY))
+        if let timeline {
+            if timeline.scale != 1 || timeline.offset != 0 {
+                warn("timeline-scale-not-converted", "per-timeline scale and offset are not converted", timeline.path)
+            }
+            if let frames = timeline.all, !frames.isEmpty {
+                let placed = Self.place(frames, length: timing.length)
+                let angles = BoneAngles.unwrap(placed.map { Self.components($0.frame.value) }, clockwise: placed.map(\.frame.clockwise))
+                tracks.position = Self.track(placed, timing: timing) { _, f in
+                    Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y)
+                }
+                tracks.rotation = Self.track(placed, timing: timing) { i, _ in Degrees(radians: origin.rotation + angles[i].rotation) }
+                tracks.skew = Self.track(placed, timing: timing) { i, _ in Degrees(radians: origin.skew + angles[i].skew) }
+                tracks.scale = Self.track(placed, timing: timing) { _, f in
+                    Vector2(x: setup.scaleX * f.value.scaleX, y: setup.scaleY * f.value.scaleY)
+                }
+            }
+            if let frames = timeline.translate, !frames.isEmpty {
+                let placed = Self.place(frames, length: timing.length)
+                tracks.position = Self.track(placed, timing: timing) { _, f in
+                    Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y)
+                }
+            }
+            if let frames = timeline.rotate, !frames.isEmpty {
+                let placed = Self.place(frames, length: timing.length)
+                let degToRad = Double.pi / 180
+                let angles = BoneAngles.unwrap(placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) },
+                                               clockwise: placed.map(\.frame.clockwise))
+                tracks.rotation = Self.track(placed, timing: timing) { i, _ in Degrees(radians: origin.rotation + angles[i].rotation) }
+                tracks.skew = Self.track(placed, timing: timing) { i, _ in Degrees(radians: origin.skew + angles[i].skew) }
+            }
+            if let frames = timeline.scaleFrames, !frames.isEmpty {
+                let placed = Self.place(frames, length: timing.length)
+                tracks.scale = Self.track(placed, timing: timing) { _, f in
+                    Vector2(x: setup.scaleX * f.value.x, y: setup.scaleY * f.value.y)
+                }
+            }
+        }
+        if tracks.rotation?.isConstant == true, tracks.rotation?.keyframes.first?.value == Degrees(0) { tracks.rotation = nil }
+        if tracks.skew?.isConstant == true, tracks.skew?.keyframes.first?.value == Degrees(0) { tracks.skew = nil }
+        if tracks.scale?.isConstant == true, tracks.scale?.keyframes.first?.value == .one { tracks.scale = nil }
+        return tracks
+    }
+
+    // MARK: Slots
+
+    private mutating func slotTracks(_ slot: DragonBonesWire.Slot, armature: DragonBonesWire.Armature,
+                                     skeleton: Skeleton, animation: DragonBonesWire.Animation?,
+                                     timing: Timing) throws(ImportError) -> NodeTracks {
+        let displays = skeleton.displays[slot.name] ?? []
+        let timeline = animation?.slots.first { $0.name == slot.name }
+        var displayKeys: [(start: Int, index: Int)] = [(0, slot.displayIndex)]
+        if let frames = timeline?.display, !frames.isEmpty {
+            displayKeys = Self.place(frames, length: timing.length).map { ($0.start, $0.frame.value) }
+        }
+        var tracks = NodeTracks()
+        var content = Track<NodeContent>()
+        var position = Track<Vector2>(), rotation = Track<Degrees>(), skew = Track<Degrees>()
+        var scale = Track<Vector2>(), pivot = Track<Vector2>()
+        var previous: NodeContent? = nil
+        for key in displayKeys {
+            let frame = Frames(Double(key.start) * timing.frameScale)
+            let index = key.index < displays.count ? key.index : displays.count - 1
+            var value = NodeContent.none
+            var transform = DragonBonesWire.Transform()
+            var slotPivot = Vector2.zero
+            if index >= 0 {
+                let display = displays[index]
+                transform = display.transform
+                switch display.type {
+                case "image":
+                    // The runtime shows nothing for a texture the atlases lack; so do we, and say so.
+                    guard spriteIDs.contains(display.path) else {
+                        warn("missing-texture", "texture \"\(display.path)\" is not in the texture atlas; the display is not drawn",
+                             display.jsonPath)
+                        break
+                    }
+                    value = .sprite(display.path)
+                    let size = atlas.untrimmedSizes[display.path] ?? Size(width: 0, height: 0)
+                    slotPivot = Vector2(x: display.pivot.x * size.width, y: display.pivot.y * size.height)
+                case "mesh":
+                    if let id = meshIDs["\(armature.name)\u{1}\(slot.name)\u{1}\(display.name)"] { value = .mesh(id) }
+                case "armature":
+                    if let child = data.armatures.first(where: { $0.name == display.path }) {
+                        let playTimes = defaultAnimation(child)?.playTimes ?? 0
+                        value = .composition(CompositionInstance(
+                            composition: defaultCompositionID(child), firstFrame: .zero,
+                            loop: playTimes == 1 ? .playOnce : .loop, clock: .independent))
+                    } else {
+                        warn("unknown-armature", "display names an armature \"\(display.path)\" that the data does not define",
+                             display.jsonPath)
+                    }
+                case "boundingBox":
+                    warn("bounding-box-not-drawn", "bounding boxes are hit areas, not art; not drawn", display.jsonPath, info: true)
+                case "path":
+                    warn("path-not-supported", "path displays and path constraints are not supported", display.jsonPath)
+                default:
+                    warn("unknown-display-type", "unknown display type \"\(display.type)\"; not drawn", display.jsonPath)
+                }
+            }
+            let angles = Self.components(transform)
+            if previous == nil || previous != value || content.keyframes.isEmpty {
+                // A nested armature restarts only when it is shown anew.
+                if case .composition = value, case .composition = previous ?? .none, previous == value {} else {
+                    content.appendRestarting(Keyframe(frame: frame, value: value))
+                }
+            }
+            previous = value
+            position.append(Keyframe(frame: frame, value: Vector2(x: transform.x, y: transform.y)))
+            rotation.append(Keyframe(frame: frame, value: Degrees(radians: angles.rotation)))
+            skew.append(Keyframe(frame: frame, value: Degrees(radians: angles.skew)))
+            scale.append(Keyframe(frame: frame, value: Vector2(x: transform.scaleX, y: transform.scaleY)))
+            pivot.append(Keyframe(frame: frame, value: slotPivot))
+        }
+        tracks.content = content
+        tracks.position = position
+        if !(rotation.isConstant && rotation.keyframes.first?.value == Degrees(0)) { tracks.rotation = rotation }
+        if !(skew.isConstant && skew.keyframes.first?.value == Degrees(0)) { tracks.skew = skew }
+        if !(scale.isConstant && scale.keyframes.first?.value == .one) { tracks.scale = scale }
+        if !(pivot.isConstant && pivot.keyframes.first?.value == .zero) { tracks.pivot = pivot }
+        // Colour: the timeline's values replace the setup colour.
+        if let frames = timeline?.color, !frames.isEmpty {
+            let placed = Self.place(frames, length: timing.length)
+            let track = Self.track(placed, timing: timing) { _, f in Self.colorTransform(f.value) }
+            if !(track.isConstant && track.keyframes.first?.value == .identity) { tracks.color = track }
+        } else if let color = slot.color, Self.colorTransform(color) != .identity {
+            tracks.color = Track(constant: Self.colorTransform(color))
+        }
+        if let mode = slot.blendMode {
+            let names = ["normal", "add", "alpha", "darken", "difference", "erase", "hardlight", "invert", "layer",
+                         "lighten", "multiply", "overlay", "screen", "subtract"]
+            let name = Int(mode).map { names.indices.contains($0) ? names[$0] : "normal" } ?? mode
+            if let blend = BlendMode(rawValue: name), blend != .normal {
+                tracks.blendMode = Track(constant: blend)
+                if ![.add, .multiply, .screen].contains(blend) {
+                    warn("blend-mode-not-rendered", "blend mode \"\(name)\" is kept but not rendered", slot.path.appending("blendMode"))
+                }
+            } else if BlendMode(rawValue: name) == nil {
+                warn("unknown-blend-mode", "unknown blend mode \"\(mode)\"; normal is used", slot.path.appending("blendMode"))
+            }
+        }
+        if let animation {
+            let deforms = animation.deforms.filter { $0.slot == slot.name }
+            if deforms.count > 1 {
+                warn("multiple-deforms-not-converted", "a slot with more than one deform timeline keeps the first",
+                     deforms[1].path)
+            }
+            if let deform = deforms.first {
+                tracks.deform = try deformTrack(deform, armature: armature, skeleton: skeleton, timing: timing)
+            }
+        }
+        return tracks
+    }
+
+    static func colorTransform(_ c: DragonBonesWire.Color) -> ColorTransform {
+        // The runtime stores multipliers as whole percent and offsets as whole numbers.
+        ColorTransform(
+            redMultiplier: c.rM.rounded() / 100, greenMultiplier: c.gM.rounded() / 100, blueMultiplier: c.bM.rounded() / 100,
+            alphaMultiplier: c.aM.rounded() / 100, redOffset: c.rO.rounded(), greenOffset: c.gO.rounded(),
+            blueOffset: c.bO.rounded(), alphaOffset: c.aO.rounded())
+    }
+
+    // MARK: Deform
+
+    private mutating func deformTrack(_ timeline: DragonBonesWire.DeformTimeline, armature: DragonBonesWire.Armature,
+                                      skeleton: Skeleton, timing: Timing) throws(ImportError) -> Track<MeshDeform>? {
+        guard let id = meshIDs["\(armature.name)\u{1}\(timeline.slot)\u{1}\(timeline.display)"],
+            let mesh = meshes.first(where: { $0.id == id }),
+            let wire = (skeleton.displays[timeline.slot] ?? []).first(where: { $0.name == timeline.display })?.mesh
+        else {
+            warn("deform-target-missing", "deform timeline for slot \"\(timeline.slot)\" names no mesh display \"\(timeline.display)\"",
+                 timeline.path)
+            return nil
+        }
+        if timeline.scale != 1 || timeline.offset != 0 {
+            warn("timeline-scale-not-converted", "per-timeline scale and offset are not converted", timeline.path)
+        }
+        let slotPose = (wire.slotPose?.count ?? 0) >= 6 ? Self.matrix(wire.slotPose!, at: 0) : .identity
+        var boneInverse: [String: Matrix2D] = [:]
+        if let poses = wire.bonePose {
+            for start in stride(from: 0, to: poses.count - 6, by: 7) {
+                let index = Int(poses[start])
+                if armature.bones.indices.contains(index), let inverse = Self.matrix(poses, at: start + 1).inverted {
+                    boneInverse[Self.boneID(armature.bones[index].name)] = inverse
+                }
+            }
+        }
+        func linear(_ m: Matrix2D, _ x: Double, _ y: Double) -> (Double, Double) { (m.a * x + m.c * y, m.b * x + m.d * y) }
+        let placed = Self.place(timeline.frames, length: timing.length)
+        let count = mesh.vertices.count
+        return Self.track(placed, timing: timing) { _, frame in
+            var offsets: [Double] = []
+            offsets.reserveCapacity(mesh.deformValueCount)
+            for i in 0..<count {
+                func raw(_ k: Int) -> Double {
+                    let j = k - frame.value.offset
+                    return j >= 0 && j < frame.value.vertices.count ? frame.value.vertices[j] : 0
+                }
+                let x = raw(2 * i), y = raw(2 * i + 1)
+                if let weights = mesh.weights {
+                    let (px, py) = linear(slotPose, x, y)
+                    for influence in weights[i] {
+                        let (bx, by) = linear(boneInverse[influence.bone] ?? .identity, px, py)
+                        offsets.append(bx)
+                        offsets.append(by)
+                    }
+                } else {
+                    offsets.append(x)
+                    offsets.append(y)
+                }
+            }
+            return MeshDeform(mesh: id, offsets: offsets)
+        }
+    }
+
+    // MARK: Z order
+
+    /// Per slot, a held draw-order track from a `zOrder` timeline; `nil` when the animation has none.
+    private func zOrderTracks(_ animation: DragonBonesWire.Animation, slotCount: Int, timing: Timing) -> [Track<Int>]? {
+        guard let frames = animation.zOrder, !frames.isEmpty else { return nil }
+        let wire = frames.map { DragonBonesWire.Frame(duration: $0.duration, tween: .none, value: $0.changes) }
+        var tracks = Array(repeating: Track<Int>(), count: slotCount)
+        for item in Self.place(wire, length: timing.length) {
+            let order = Self.slotOrder(item.frame.value, slotCount: slotCount)
+            let frame = Frames(Double(item.start) * timing.frameScale)
+            for (position, slot) in order.enumerated() where slot >= 0 && slot < slotCount {
+                tracks[slot].append(Keyframe(frame: frame, value: position))
+            }
+        }
+        return tracks
+    }
+
+    /// The slot shown at each draw position for a list of (slot index, offset) pairs; unlisted slots keep their
+    /// relative order in the remaining positions.
+    static func slotOrder(_ changes: [Int], slotCount: Int) -> [Int] {
+        guard !changes.isEmpty else { return Array(0..<slotCount) }
+        var order = Array(repeating: -1, count: slotCount)
+        var unchanged: [Int] = []
+        var original = 0
+        for pair in stride(from: 0, to: changes.count - 1, by: 2) {
+            let slot = changes[pair], offset = changes[pair + 1]
+            while original < slotCount && original != slot {
+                unchanged.append(original)
+                original += 1
+            }
+            if original + offset >= 0 && original + offset < slotCount { order[original + offset] = original }
+            original += 1
+        }
+        while original < slotCount {
+            unchanged.append(original)
+            original += 1
+        }
+        var remaining = unchanged.count
+        for position in stride(from: slotCount - 1, through: 0, by: -1) where order[position] == -1 {
+            remaining -= 1
+            order[position] = remaining >= 0 ? unchanged[remaining] : 0
+        }
+        return order
+    }
+}
