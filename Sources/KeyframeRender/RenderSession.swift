@@ -14,8 +14,8 @@ import KeyframeRaster
 public struct RenderSession: Sendable {
     /// What one clip's render produced.
     public struct Summary: Sendable {
-        /// The clip.
-        public var clip: Clip
+        /// The clip's name, or the script's for a scripted render; frame files are named after it.
+        public var name: String
         /// The frames rendered, in order.
         public var frames: [FramePlan]
         /// The framing used.
@@ -76,6 +76,41 @@ public struct RenderSession: Sendable {
             chosen = document.clips
         }
         guard !chosen.isEmpty else { throw RenderError(.invalidSetting("the document has no clips to render")) }
+        try prepareOutputFolder()
+        let rate = fps ?? document.frameRate.framesPerSecond
+        var summaries: [Summary] = []
+        var cells: [ContactSheet.Cell] = []
+        for clip in chosen {
+            let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
+                                            selection: selection)
+            let (summary, clipCells) = try renderSequence(
+                name: clip.name, plans: plans, scenes: [scene], labelPrefix: chosen.count > 1 ? clip.name : nil,
+                progress: progress)
+            summaries.append(summary)
+            cells += clipCells
+        }
+        if let contactSheet {
+            try RenderSession.writeContactSheet(cells, to: contactSheet)
+        }
+        return summaries
+    }
+
+    /// Renders frames planned elsewhere — e.g. from an animator script (``FramePlan/plans(for:scenes:documents:)``)
+    /// — over several scenes; the first scene's stage frames the picture when ``fit`` is `.stage`. Frames are
+    /// named `<name>-NNNN.png`.
+    public func run(name: String, plans: [FramePlan], scenes: [RenderScene],
+                    progress: (@Sendable (_ name: String, _ done: Int, _ total: Int) -> Void)? = nil)
+        throws(RenderError) -> Summary
+    {
+        guard !plans.isEmpty else { throw RenderError(.invalidSetting("nothing to render: the script has no ticks")) }
+        try prepareOutputFolder()
+        let (summary, cells) = try renderSequence(name: name, plans: plans, scenes: scenes, labelPrefix: nil,
+                                                  progress: progress)
+        if let contactSheet { try RenderSession.writeContactSheet(cells, to: contactSheet) }
+        return summary
+    }
+
+    private func prepareOutputFolder() throws(RenderError) {
         if let outputFolder {
             do {
                 try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
@@ -83,41 +118,37 @@ public struct RenderSession: Sendable {
                 throw RenderError(.output(path: outputFolder.path, reason: "\(error.localizedDescription)"))
             }
         }
-        let rate = fps ?? document.frameRate.framesPerSecond
-        var summaries: [Summary] = []
+    }
+
+    /// Frames, renders and writes one sequence; returns its summary and contact-sheet cells.
+    private func renderSequence(name: String, plans: [FramePlan], scenes: [RenderScene], labelPrefix: String?,
+                                progress: (@Sendable (String, Int, Int) -> Void)?) throws(RenderError)
+        -> (Summary, [ContactSheet.Cell])
+    {
+        let (framing, usedFit) = try Framing.make(plans: plans, scenes: scenes, fit: fit, size: size)
+        let batch = BatchRenderer(scenes: scenes, framing: framing, background: background, png: png,
+                                  jobs: jobs, thumbnailSide: contactSheet == nil ? nil : thumbnailSide)
+        let stem = RenderSession.fileStem(name)
+        var sequenceProgress: (@Sendable (Int, Int) -> Void)? = nil
+        if let progress {
+            sequenceProgress = { done, total in progress(name, done, total) }
+        }
+        let fileName: @Sendable (FramePlan) -> String = { plan in
+            RenderSession.frameFileName(stem: stem, number: plan.number)
+        }
+        let results = try batch.run(plans, into: outputFolder, fileName: fileName, progress: sequenceProgress)
         var cells: [ContactSheet.Cell] = []
-        for clip in chosen {
-            let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
-                                            selection: selection)
-            let (framing, usedFit) = try Framing.make(plans: plans, scenes: [scene], fit: fit, size: size)
-            let batch = BatchRenderer(scenes: [scene], framing: framing, background: background, png: png,
-                                      jobs: jobs, thumbnailSide: contactSheet == nil ? nil : thumbnailSide)
-            let stem = RenderSession.fileStem(clip.name)
-            let clipName = clip.name
-            var clipProgress: (@Sendable (Int, Int) -> Void)? = nil
-            if let progress {
-                clipProgress = { done, total in progress(clipName, done, total) }
+        for result in results {
+            if let thumbnail = result.thumbnail {
+                cells.append(ContactSheet.Cell(
+                    picture: thumbnail,
+                    label: ContactSheet.label(frame: result.plan.number, seconds: result.plan.seconds,
+                                              prefix: labelPrefix)))
             }
-            let fileName: @Sendable (FramePlan) -> String = { plan in
-                RenderSession.frameFileName(stem: stem, number: plan.number)
-            }
-            let results = try batch.run(plans, into: outputFolder, fileName: fileName, progress: clipProgress)
-            for result in results {
-                if let thumbnail = result.thumbnail {
-                    let prefix = chosen.count > 1 ? clip.name : nil
-                    cells.append(ContactSheet.Cell(
-                        picture: thumbnail,
-                        label: ContactSheet.label(frame: result.plan.number, seconds: result.plan.seconds,
-                                                  prefix: prefix)))
-                }
-            }
-            summaries.append(Summary(clip: clip, frames: plans, framing: framing, fit: usedFit,
-                                     paths: results.compactMap { (result: BatchRenderer.Result) in result.path }))
         }
-        if let contactSheet {
-            try RenderSession.writeContactSheet(cells, to: contactSheet)
-        }
-        return summaries
+        let summary = Summary(name: name, frames: plans, framing: framing, fit: usedFit,
+                              paths: results.compactMap { (result: BatchRenderer.Result) in result.path })
+        return (summary, cells)
     }
 
     /// Writes a contact sheet of `cells` to `url` atomically with the compact PNG preset.

@@ -136,7 +136,7 @@ struct Render: ParsableCommand {
         for summary in summaries {
             let fitNote = summary.fit != fit ? " (the document has no stage size; framed its content)" : ""
             let files = summary.paths.isEmpty ? "" : ": \(Render.describe(summary.paths))"
-            print("\(summary.clip.name): \(summary.frames.count) frame(s), "
+            print("\(summary.name): \(summary.frames.count) frame(s), "
                   + "\(summary.framing.width)×\(summary.framing.height)\(fitNote)\(files)")
         }
         if let contactSheet { print("contact sheet: \(contactSheet)") }
