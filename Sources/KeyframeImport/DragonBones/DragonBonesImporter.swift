@@ -5,6 +5,16 @@ import KeyframeModel
 /// document: reads the files (``DragonBonesReader``, ``DragonBonesAtlasReader``), up-converts 2.3/3.0 data
 /// (``DragonBonesUpconverter``), then maps armatures and animations onto compositions (``DragonBonesNormalizer``).
 enum DragonBonesImporter {
+    /// The skeleton among `names` when it is not called `*_ske.json` or `skeleton.json`: the first JSON file whose
+    /// top level has an `armature` array (atlases have `SubTexture` or `frames` instead).
+    static func skeletonFile(in folder: SourceFolder, names: [String]) -> String? {
+        names.first { name in
+            guard name.hasSuffix(".json"), let root = try? folder.readJSON(name) else { return false }
+            if case .array? = root.value["armature"] { return true }
+            return false
+        }
+    }
+
     static func importDocument(folder: SourceFolder, file: String, options: ImportOptions) throws(ImportError)
         -> Document
     {
