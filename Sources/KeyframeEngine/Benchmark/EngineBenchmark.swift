@@ -19,13 +19,13 @@ public enum EngineBenchmark {
         public var animators: Int
         /// Ticks measured per workload.
         public var ticks: Int
-        /// Mean time per tick advancing animators with cubic Bézier curves and sampling them in one batch.
+        /// Median time per tick advancing animators with cubic Bézier curves and sampling them in one batch.
         public var cubicAnimatorTick: Seconds
         /// The same, reading each animator's value through the animator object.
         public var cubicAnimatorObjectSamplingTick: Seconds
-        /// Mean time per tick advancing and sampling (batch) animators with linear curves.
+        /// Median time per tick advancing and sampling (batch) animators with linear curves.
         public var linearAnimatorTick: Seconds
-        /// Mean time per tick of plain linear interpolations (`a + (b − a)·t`).
+        /// Median time per tick of plain linear interpolations (`a + (b − a)·t`).
         public var plainInterpolationTick: Seconds
         /// A sum of every sampled value, so the work cannot be optimised away.
         public var checksum: Double
@@ -55,7 +55,7 @@ public enum EngineBenchmark {
         }
     }
 
-    /// Runs the three workloads and reports the mean time per tick of each.
+    /// Runs the four workloads and reports the median time per tick of each (each tick is timed alone).
     ///
     /// - Parameters:
     ///   - animators: how many animators (and plain interpolations) each tick advances and samples.
@@ -85,9 +85,10 @@ public enum EngineBenchmark {
             var sum = 0.0
             var values = [Double](repeating: 0, count: count)
             let timer = ContinuousClock()
-            var start = timer.now
+            var times: [Double] = []
+            times.reserveCapacity(tickCount)
             for tick in 0...tickCount {
-                if tick == 1 { start = timer.now }   // tick 0 warms up (and moves the animators into the lane)
+                let start = timer.now
                 clock.advance(by: Seconds(dt))
                 if batch {
                     clock.primaryScalars(into: &values)
@@ -95,10 +96,11 @@ public enum EngineBenchmark {
                 } else {
                     for animator in list { sum += animator.primaryScalar ?? 0 }
                 }
+                // Tick 0 warms up (and moves the animators into the lane).
+                if tick > 0 { times.append(seconds(timer.now - start)) }
             }
-            let elapsed = timer.now - start
             checksum += sum
-            return Seconds(seconds(elapsed) / Double(tickCount))
+            return median(times)
         }
 
         let cubic = animatorWorkload(batch: true) { curves[$0 % curves.count] }
@@ -117,18 +119,27 @@ public enum EngineBenchmark {
         for i in 0..<count { from[i] = Double(i); to[i] = Double(i) + 100 }
         var sum = 0.0
         let timer = ContinuousClock()
-        var start = timer.now
+        var times: [Double] = []
+        times.reserveCapacity(ticks)
         for tick in 0...ticks {
-            if tick == 1 { start = timer.now }
+            let start = timer.now
             for i in 0..<count {
                 let t = min(1, time[i] + step)
                 time[i] = t
                 sum += from[i] + (to[i] - from[i]) * t
             }
+            if tick > 0 { times.append(seconds(timer.now - start)) }
         }
-        let elapsed = timer.now - start
         checksum += sum
-        return Seconds(seconds(elapsed) / Double(ticks))
+        return median(times)
+    }
+
+    /// The median of per-tick times: robust against ticks stretched by other processes on a shared machine.
+    private static func median(_ times: [Double]) -> Seconds {
+        let sorted = times.sorted()
+        guard !sorted.isEmpty else { return .zero }
+        let middle = sorted.count / 2
+        return Seconds(sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -94,7 +94,8 @@ final class AnimatorLane {
             // The solver's bracket search relies on x(t) rising, which holds for x1, x2 in 0...1.
             guard (0...1).contains(bezier.x1), (0...1).contains(bezier.x2) else { return nil }
             if let index = curveIndex[bezier] { return index }
-            guard curveCount < Self.maximumCurves else { return nil }
+            let solver = CubicBezierSolver(bezier)
+            guard curveCount < Self.maximumCurves, solver.hasRisingSamples else { return nil }
             if curveCount == curveCapacity {
                 let grown = UnsafeMutablePointer<CubicBezierSolver>.allocate(capacity: curveCapacity * 2)
                 grown.moveInitialize(from: curves, count: curveCount)
@@ -102,7 +103,7 @@ final class AnimatorLane {
                 curves = grown
                 curveCapacity *= 2
             }
-            (curves + curveCount).initialize(to: CubicBezierSolver(bezier))
+            (curves + curveCount).initialize(to: solver)
             let index = Int32(curveCount)
             curveIndex[bezier] = index
             curveCount += 1
