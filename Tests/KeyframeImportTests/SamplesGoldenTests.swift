@@ -22,13 +22,14 @@ private let samplesFolder = importTestsFolder.deletingLastPathComponent().deleti
 
 final class SamplesGoldenTests: XCTestCase {
     /// The samples make-samples.py writes; a sample added to the generator should be added here too.
-    static let expectedSamples = ["animate-bouncer-long", "animate-walker", "bta-spinner"]
+    static let expectedSamples = ["animate-bouncer-long", "animate-walker", "bta-spinner", "flump-hopbot"]
 
     // MARK: Goldens
 
     func testAnimateWalkerGolden() throws { try checkGolden("animate-walker") }
     func testAnimateBouncerLongGolden() throws { try checkGolden("animate-bouncer-long") }
     func testBTASpinnerGolden() throws { try checkGolden("bta-spinner") }
+    func testFlumpHopbotGolden() throws { try checkGolden("flump-hopbot") }
 
     func testConvertingTwiceGivesIdenticalBytes() throws {
         for sample in Self.expectedSamples {
@@ -43,7 +44,9 @@ final class SamplesGoldenTests: XCTestCase {
             let url = goldenFolder.appendingPathComponent("\(sample).json")
             let golden = try XCTUnwrap(FileManager.default.contents(atPath: url.path), "no golden for \(sample)")
             let document = try Importer.importDocument(at: url)
-            XCTAssertEqual(document.source.format, sample.hasPrefix("bta-") ? .betterTextureAtlas : .animateAtlas)
+            let format: SourceFormat = sample.hasPrefix("bta-") ? .betterTextureAtlas
+                : sample.hasPrefix("flump-") ? .flump : .animateAtlas
+            XCTAssertEqual(document.source.format, format)
             XCTAssertTrue(document.jsonBytes() == [UInt8](golden), "\(sample): golden does not read back to itself")
         }
     }
