@@ -57,7 +57,7 @@ struct DragonBonesNormalizer {
             for animation in armature.animations {
                 let composition = try composition(armature, skeleton: skeleton, animation: animation)
                 compositions.append(composition)
-                let scaled = animationLength(armature, animation)
+                let scaled = animationLength(armature, animation) * Double(Self.repeatsForTimelineScales(animation))
                 let finite = animation.playTimes > 0
                 clips.append(Clip(
                     name: clipPrefix ? "\(armature.name)/\(animation.name)" : animation.name,
@@ -314,8 +314,9 @@ struct DragonBonesNormalizer {
         let frameScale = (animation?.scale ?? 1) * rateFactor(armature)
         let rawLength = animation?.duration ?? 0
         let looping = (animation?.playTimes ?? 0) != 1
+        let repeats = animation.map(Self.repeatsForTimelineScales) ?? 1
         let timing = Timing(length: rawLength, frameScale: frameScale, looping: looping,
-                            playTimes: animation?.playTimes ?? 0)
+                            playTimes: animation?.playTimes ?? 0, repeats: repeats)
         if let animation {
             if animation.eventCount > 0 {
                 warn("events-not-converted", "events, sounds and actions in animations are not converted",
@@ -351,7 +352,7 @@ struct DragonBonesNormalizer {
             constraints.append(IKConstraint(name: ik.name, bone: Self.boneID(ik.bone), target: Self.boneID(ik.target),
                                             chain: ik.chain, bendPositive: ik.bendPositive, weight: ik.weight))
         }
-        let duration = max(length + (looping ? 0 : 1), 1)
+        let duration = max(length * Double(repeats) + (looping ? 0 : 1), 1)
         return Composition(id: id, name: animation?.name ?? armature.name, duration: Frames(duration), nodes: nodes,
                            ik: constraints)
     }
@@ -368,6 +369,25 @@ struct DragonBonesNormalizer {
         var looping: Bool
         /// The animation's play count (0 = forever).
         var playTimes: Int
+        /// How many plays of the animation the composition spans: more than one when a looping animation has a
+        /// timeline whose own period does not divide the animation's (timeline `scale` 2 repeats every two plays).
+        var repeats: Int = 1
+    }
+
+    /// The plays after which every timeline of a looping animation is back in phase (1 when all are).
+    static func repeatsForTimelineScales(_ animation: DragonBonesWire.Animation) -> Int {
+        guard animation.playTimes == 0 else { return 1 }
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        var result = 1
+        let scales = animation.bones.map(\.scale) + animation.slots.map(\.scale) + animation.deforms.map(\.scale)
+        for scale in scales {
+            let hundredths = Int((scale * 100).rounded())
+            guard hundredths > 0 else { continue }
+            let plays = hundredths / gcd(hundredths, 100)
+            result = result / gcd(result, plays) * plays
+            if result > 100 { return 1 }
+        }
+        return result
     }
 
     /// A track built by `make`, timed by the animation, or baked per frame when its timeline has its own scale or
@@ -376,13 +396,16 @@ struct DragonBonesNormalizer {
         scale: Double, offset: Double, path: JSONPath, timing: Timing, lerp: ((V, V, Double) -> V)?,
         _ make: (Timing) -> Track<V>
     ) -> Track<V> {
-        guard DragonBonesTimelineBaker.isShifted(scale: scale, offset: offset) else { return make(timing) }
+        guard DragonBonesTimelineBaker.isShifted(scale: scale, offset: offset) || timing.repeats > 1 else {
+            return make(timing)
+        }
         warn("timeline-baked", "a timeline with its own scale or offset is baked to one keyframe per frame", path, info: true)
         var own = timing
         own.frameScale = 1
         return DragonBonesTimelineBaker.bake(
             make(own), scale: scale, offset: offset, length: timing.length, frameScale: timing.frameScale,
-            playTimes: timing.playTimes, frames: Int((Double(timing.length) * timing.frameScale).rounded(.up)), lerp: lerp)
+            playTimes: timing.playTimes,
+            frames: Int((Double(timing.length * timing.repeats) * timing.frameScale).rounded(.up)), lerp: lerp)
     }
 
     /// One keyframe placed by the runtime's frame-index table: its start and the frame count its tween spans.
@@ -434,7 +457,11 @@ struct DragonBonesNormalizer {
 
     /// A track from placed keyframes: values mapped by `value`, the loop-back segment added when the animation
     /// repeats.
+    ///
+    /// `loopBack` gives the value the loop-back segment ends on, from the last and the first values (the runtime
+    /// turns angles the short way there); by default the first value.
     static func track<Value: Sendable, V: Hashable & Sendable>(_ placed: [Placed<Value>], timing: Timing, tweened: Bool = true,
+                                                     loopBack: ((V, V) -> V)? = nil,
                                                      _ value: (Int, DragonBonesWire.Frame<Value>) -> V) -> Track<V> {
         var track = Track<V>()
         guard !placed.isEmpty else { return track }
@@ -449,13 +476,19 @@ struct DragonBonesNormalizer {
                                   easing: easing))
             if isLast && easing.interpolates && item.count > 0 {
                 track.append(Keyframe(frame: Frames(Double(item.start + item.count) * timing.frameScale),
-                                                value: values[0]))
+                                      value: loopBack.map { $0(values[index], values[0]) } ?? values[0]))
             }
         }
         return track
     }
 
     // MARK: Bones
+
+    /// The loop-back target of an angle: the last value turned the short way towards the first (the runtime wraps
+    /// the difference into −π…π on the last keyframe of rotation and skew timelines).
+    static func shortTurn(_ last: Degrees, _ first: Degrees) -> Degrees {
+        Degrees(radians: last.radians + BoneAngles.normalized(first.radians - last.radians))
+    }
 
     /// A transform's radians the runtime's way: rotation wrapped, skew relative to it.
     static func components(_ t: DragonBonesWire.Transform) -> (rotation: Double, skew: Double) {
@@ -486,10 +519,14 @@ struct DragonBonesNormalizer {
                     Self.track(placed, timing: t) { _, f in Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y) }
                 }
                 tracks.rotation = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t) { i, _ in Degrees(radians: origin.rotation + angles[i].rotation) }
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
+                        Degrees(radians: origin.rotation + angles[i].rotation)
+                    }
                 }
                 tracks.skew = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t) { i, _ in Degrees(radians: origin.skew + angles[i].skew) }
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
+                        Degrees(radians: origin.skew + angles[i].skew)
+                    }
                 }
                 tracks.scale = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
                     Self.track(placed, timing: t) { _, f in
@@ -509,10 +546,14 @@ struct DragonBonesNormalizer {
                 let angles = BoneAngles.unwrap(placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) },
                                                clockwise: placed.map(\.frame.clockwise))
                 tracks.rotation = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t) { i, _ in Degrees(radians: origin.rotation + angles[i].rotation) }
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
+                        Degrees(radians: origin.rotation + angles[i].rotation)
+                    }
                 }
                 tracks.skew = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t) { i, _ in Degrees(radians: origin.skew + angles[i].skew) }
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
+                        Degrees(radians: origin.skew + angles[i].skew)
+                    }
                 }
             }
             if let frames = timeline.scaleFrames, !frames.isEmpty {
@@ -537,6 +578,7 @@ struct DragonBonesNormalizer {
         let timeline = animation?.slots.first { $0.name == slot.name }
         var displayKeys: [(start: Int, index: Int)] = [(0, slot.displayIndex)]
         let shifted = timeline.map { DragonBonesTimelineBaker.isShifted(scale: $0.scale, offset: $0.offset) } ?? false
+            || timing.repeats > 1
         var displayScale = timing.frameScale
         if let frames = timeline?.display, !frames.isEmpty {
             displayKeys = Self.place(frames, length: timing.length).map { ($0.start, $0.frame.value) }
@@ -603,9 +645,7 @@ struct DragonBonesNormalizer {
         }
         if displayScale != timing.frameScale, let timeline {
             func bake<V: Hashable & Sendable>(_ track: Track<V>) -> Track<V> {
-                var own = timing
-                own.frameScale = 1
-                return timed(scale: timeline.scale, offset: timeline.offset, path: timeline.path, timing: timing,
+                timed(scale: timeline.scale, offset: timeline.offset, path: timeline.path, timing: timing,
                              lerp: nil) { _ in track }
             }
             content = bake(content)

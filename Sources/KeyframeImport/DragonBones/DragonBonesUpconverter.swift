@@ -28,8 +28,14 @@ struct DragonBonesUpconverter {
             return Matrix2D(a: cos(ry) * scX, b: sin(ry) * scX, c: -sin(rx) * scY, d: cos(rx) * scY, tx: x, ty: y)
         }
 
+        /// The transform as the tools write it: positions and angles to two decimals, scales to four.
         var wire: DragonBonesWire.Transform {
-            DragonBonesWire.Transform(x: x, y: y, skewX: skX, skewY: skY, scaleX: scX, scaleY: scY)
+            func fixed(_ value: Double, _ places: Double) -> Double {
+                (value * places).rounded(.toNearestOrAwayFromZero) / places
+            }
+            return DragonBonesWire.Transform(
+                x: fixed(x, 100), y: fixed(y, 100), skewX: fixed(skX, 100), skewY: fixed(skY, 100),
+                scaleX: fixed(scX, 10000), scaleY: fixed(scY, 10000))
         }
     }
 
