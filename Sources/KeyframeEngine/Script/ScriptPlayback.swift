@@ -13,9 +13,12 @@ public final class ScriptPlayback {
     /// The clock the animators run on.
     public let clock = VirtualClock()
 
+    /// The animators, in declaration order (for callers that want more than the tick records).
+    public private(set) var animators: [PropertyAnimator] = []
+    /// The coordinated group, when the script declares one.
+    public private(set) var group: AnimatorGroup?
+
     private let runner: ScriptRunner
-    private var animators: [PropertyAnimator] = []
-    private var group: AnimatorGroup?
     /// Per animator: the current instance of its declared target.
     private var declared: [(id: AnimationID, clip: ScriptClip?)] = []
     /// Per animator: animations added with an explicit target.
@@ -90,9 +93,6 @@ public final class ScriptPlayback {
         }
         return animators[index]
     }
-
-    /// The animators, in declaration order (for callers that want more than the tick records).
-    public var playbackAnimators: [PropertyAnimator] { animators }
 
     /// The next tick, or `nil` when the playback is over.
     ///
