@@ -152,6 +152,13 @@ final class FlumpBadInputTests: XCTestCase {
                        #"library.json: at textureGroups[0].atlases[0].textures[0]: texture "a" (2,2 4×4) lies outside atlas0.png (4×4)"#)
     }
 
+    func testPreReleaseFormatIsNamed() throws {
+        let library = #"{"version":1,"checksum":"x","movies":[{"symbol":"m","layers":[]}],"atlases":[]}"#
+        let fixture = try FlumpFixture(library)
+        let error = try XCTUnwrap(importError(fixture))
+        XCTAssertEqual("\(error)", #"library.json: at $: this is Flump's pre-release format ("version", "checksum", no "frameRate"); only the 2013 and later schemas are read"#)
+    }
+
     func testDoctypeIsRefused() throws {
         let fixture = try FlumpFixture("<!DOCTYPE r [<!ENTITY x \"y\">]>\n<resources/>", file: "library.xml")
         let error = try XCTUnwrap(importError(fixture))
