@@ -35,6 +35,10 @@ struct Play: ParsableCommand {
         if let until, !(until.isFinite && until >= 0) {
             throw ValidationError("--until must be a number of seconds ≥ 0, got \(until)")
         }
+        if let until, until * fps >= Double(ScriptRunner.maximumTicks) {
+            throw ValidationError("--until \(JSONWriter.format(until)) at \(JSONWriter.format(fps)) fps is more than "
+                                  + "\(ScriptRunner.maximumTicks) ticks")
+        }
     }
 
     func run() throws {
@@ -69,6 +73,10 @@ struct Play: ParsableCommand {
             throw fail("\(error)")
         }
         flush()
+        if playback.reachedTickLimit {
+            FileHandle.standardError.write(Data(("keyframe: warning: stopped after \(ScriptRunner.maximumTicks) ticks "
+                + "(the script's steps reach further; lower --fps or choose --until)\n").utf8))
+        }
         if playback.reachedSettleLimit {
             FileHandle.standardError.write(Data(("keyframe: warning: animators were still running "
                 + "\(JSONWriter.format(ScriptRunner.settleLimit.value)) s after the last step; "

@@ -119,6 +119,7 @@ final class PlayCLITests: XCTestCase {
         XCTAssertEqual(try run(["play", script, "--fps", "-3"]).status, 2)
         XCTAssertEqual(try run(["play", script, "--until", "-1"]).status, 2)
         XCTAssertEqual(try run(["play", script, "--fps", "abc"]).status, 2)
+        XCTAssertEqual(try run(["play", script, "--fps", "1000", "--until", "1000"]).status, 2, "over the tick limit")
         XCTAssertEqual(try run(["play"]).status, 2)
     }
 

@@ -353,6 +353,18 @@ final class ScriptRunnerTests: XCTestCase {
         XCTAssertTrue(playback.reachedSettleLimit)
     }
 
+    func testTickLimitStopsAPlaybackWhoseStepsReachTooFar() throws {
+        let playback = try runner("""
+        {"animators": [{"name": "a", "duration": 1, "target": {"from": 0, "to": 1}}],
+         "steps": [{"at": 1e9, "action": "start"}]}
+        """).playback(fps: 1000)
+        var count = 0
+        while try playback.next() != nil { count += 1 }
+        XCTAssertEqual(count, ScriptRunner.maximumTicks)
+        XCTAssertTrue(playback.reachedTickLimit)
+        XCTAssertFalse(playback.reachedSettleLimit)
+    }
+
     func testJSONLineIsDeterministicAndComplete() throws {
         let runner = try runner("""
         {"animators": [{"name": "a", "duration": 0.5, "timing": "linear", "target": {"from": 0, "to": 8}}],

@@ -10,6 +10,8 @@ public final class ScriptPlayback {
     public let until: Seconds?
     /// Whether a run without `until` was cut off at ``ScriptRunner/settleLimit`` after the last step.
     public private(set) var reachedSettleLimit = false
+    /// Whether the playback stopped after ``ScriptRunner/maximumTicks`` ticks.
+    public private(set) var reachedTickLimit = false
     /// The clock the animators run on.
     public let clock = VirtualClock()
 
@@ -99,6 +101,11 @@ public final class ScriptPlayback {
     /// - Throws: ``ScriptError`` when a step is refused; the playback is then over.
     public func next() throws(ScriptError) -> ScriptTick? {
         guard !finished else { return nil }
+        guard tickIndex < ScriptRunner.maximumTicks else {
+            finished = true
+            reachedTickLimit = true
+            return nil
+        }
         let time = Seconds(Double(tickIndex) / fps)
         if let until, time.value > until.value + 1e-9 {
             finished = true
