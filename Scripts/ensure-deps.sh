@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
-# Installs libpng's headers and pkg-config when they are missing (Debian/Ubuntu, via apt-get).
+# Installs libpng's headers and pkg-config (and libxml2 for the tests) when they are missing (Debian/Ubuntu, via
+# apt-get).
 set -euo pipefail
 missing=()
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if ! { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libpng16; } && [ ! -f /usr/include/png.h ]; then
   missing+=(libpng-dev)
+fi
+# The Flump tests read XML with FoundationXML, which loads libxml2 at run time (the keyframe CLI does not need it).
+if [ "$(uname -s)" = Linux ] && ! { ldconfig -p 2>/dev/null | grep -q 'libxml2\.so\.2'; }; then
+  missing+=(libxml2)
 fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "keyframe: installing ${missing[*]} ..." >&2

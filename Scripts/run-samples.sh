@@ -8,6 +8,7 @@
 #   OUT_DIR/<sample>.txt    summary               (keyframe inspect)
 #   OUT_DIR/<sample>/<clip>-NNNN.png   every frame of every clip (keyframe render)
 #   OUT_DIR/<sample>-sheet.png         all those frames on one labelled contact sheet
+# then plays every Samples/scripts/*.json (see "Play" below) into OUT_DIR/<script>.play.txt.
 # Prints one line per sample; exits non-zero when any step of any sample fails (every sample is still attempted).
 set -u
 
@@ -82,9 +83,32 @@ for dir in "$samples"/*/; do
     fi
 done
 
+# ---- Play ------------------------------------------------------------------------------------------------------
+# Every animator script in Samples/scripts/ is played with `keyframe play` (table output):
+#   OUT_DIR/<script>.play.txt   the trace: each tick's animators, steps applied and completions
+# A script that fails (bad JSON, unknown clip, a refused step) counts as a failure.
+play_failed=0
+play_count=0
+for script in "$samples"/scripts/*.json; do
+    [ -f "$script" ] || continue
+    name=$(basename "$script" .json)
+    play_count=$((play_count + 1))
+    if "$keyframe" play "$script" > "$out/$name.play.txt" 2> "$out/$name.play.log"; then
+        ticks=$(grep -cE '^ +[0-9]+ +[0-9]+\.[0-9]+  ' "$out/$name.play.txt" || true)
+        printf '%-4s %-24s %s.play.txt (%s ticks)\n' ok "scripts/$name" "$name" "$ticks"
+        rm -f "$out/$name.play.log"
+    else
+        play_failed=$((play_failed + 1))
+        printf '%-4s %-24s keyframe play failed; see %s\n' FAIL "scripts/$name" "$out/$name.play.log"
+        sed 's/^/     | /' "$out/$name.play.log" | head -n 5
+    fi
+done
+# ---- end of Play -----------------------------------------------------------------------------------------------
+
 if [ "$count" -eq 0 ]; then
     echo "error: no exports found under $samples" >&2
     exit 1
 fi
 echo "$((count - failed))/$count samples converted and rendered into $out"
-[ "$failed" -eq 0 ]
+echo "$((play_count - play_failed))/$play_count scripts played into $out"
+[ "$failed" -eq 0 ] && [ "$play_failed" -eq 0 ]

@@ -90,6 +90,16 @@ def reference_errors(document):
             yield "$.assets.sprites[%d].id" % index, "duplicate sprite id %r" % sprite.get("id")
         sprite_ids.add(sprite.get("id"))
 
+    mesh_ids = set()
+    for index, mesh in enumerate(assets.get("meshes") or []):
+        if not isinstance(mesh, dict):
+            continue
+        if mesh.get("sprite") not in sprite_ids:
+            yield "$.assets.meshes[%d].sprite" % index, "unknown sprite %r" % mesh.get("sprite")
+        if mesh.get("id") in mesh_ids:
+            yield "$.assets.meshes[%d].id" % index, "duplicate mesh id %r" % mesh.get("id")
+        mesh_ids.add(mesh.get("id"))
+
     compositions = [c for c in (document.get("compositions") or []) if isinstance(c, dict)]
     composition_ids = set()
     for index, composition in enumerate(compositions):
@@ -142,8 +152,18 @@ def reference_errors(document):
                     if name == "content" and isinstance(value, dict):
                         if value.get("type") == "sprite" and value.get("sprite") not in sprite_ids:
                             yield k_path + ".value.sprite", "unknown sprite %r" % value.get("sprite")
+                        if value.get("type") == "mesh" and value.get("mesh") not in mesh_ids:
+                            yield k_path + ".value.mesh", "unknown mesh %r" % value.get("mesh")
                         if value.get("type") == "composition" and value.get("composition") not in composition_ids:
                             yield k_path + ".value.composition", "unknown composition %r" % value.get("composition")
+
+        bone_ids = {n.get("id") for n in nodes if n.get("kind") == "bone"}
+        for i_index, constraint in enumerate(composition.get("ik") or []):
+            if not isinstance(constraint, dict):
+                continue
+            for key in ("bone", "target"):
+                if constraint.get(key) not in bone_ids:
+                    yield "%s.ik[%d].%s" % (base, i_index, key), "%r is not a bone node" % constraint.get(key)
 
     clip_names = set()
     for index, clip in enumerate(document.get("clips") or []):

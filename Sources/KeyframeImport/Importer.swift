@@ -57,6 +57,10 @@ public enum Importer {
                 return (.flump, folder, name)
             }
             if let name = flumpLibrary(in: folder, names: names) { return (.flump, folder, name) }
+            // DragonBones skeletons saved under another name (`man.json`, `Ubbie.json`): the JSON with `armature`.
+            if let name = DragonBonesImporter.skeletonFile(in: SourceFolder(url: folder), names: names) {
+                return (.dragonBones, folder, name)
+            }
             throw ImportError(.unrecognizedInput(
                 path: url.path,
                 reason: "no Animation.json (Animate), *_ske.json (DragonBones) or library.json (Flump) in this folder"))

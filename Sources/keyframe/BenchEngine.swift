@@ -1,13 +1,46 @@
 import ArgumentParser
 import Foundation
+import KeyframeEngine
 
-/// `keyframe engine` (not written yet).
+/// `keyframe bench engine`: per-tick cost of advancing and sampling many animators, against plain interpolation.
 struct BenchEngine: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "engine",
-        abstract: "Engine throughput against plain interpolation.")
+        abstract: "Engine throughput against plain interpolation.",
+        discussion: """
+            Creates N animators with cubic Bézier curves on one virtual clock and times ticks of advancing them \
+            and reading every animator's value; in the same run it times N animators with linear curves and N \
+            plain linear interpolations over flat arrays. Prints the mean time per tick and the ratios. Build \
+            in release (swift build -c release) before measuring. Results are recorded in docs/performance.md.
+            """)
+
+    @Option(help: "Animators (and plain interpolations) per tick.")
+    var animators = 10_000
+
+    @Option(help: "Ticks measured per workload (after one warm-up tick).")
+    var ticks = 120
+
+    @Option(help: "Runs of the whole benchmark; the fastest of each workload is kept.")
+    var repetitions = 3
+
+    func validate() throws {
+        guard animators >= 1 else { throw ValidationError("--animators must be at least 1") }
+        guard ticks >= 1 else { throw ValidationError("--ticks must be at least 1") }
+        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+    }
 
     func run() throws {
-        throw fail("not available yet")
+        var best = EngineBenchmark.run(animators: animators, ticks: ticks)
+        for _ in 1..<repetitions {
+            let next = EngineBenchmark.run(animators: animators, ticks: ticks)
+            best.cubicAnimatorTick = min(best.cubicAnimatorTick, next.cubicAnimatorTick)
+            best.cubicAnimatorObjectSamplingTick = min(best.cubicAnimatorObjectSamplingTick,
+                                                       next.cubicAnimatorObjectSamplingTick)
+            best.linearAnimatorTick = min(best.linearAnimatorTick, next.linearAnimatorTick)
+            best.plainInterpolationTick = min(best.plainInterpolationTick, next.plainInterpolationTick)
+            best.checksum += next.checksum
+        }
+        print(best.description)
+        if repetitions > 1 { print("  (fastest of \(repetitions) runs per workload)") }
     }
 }

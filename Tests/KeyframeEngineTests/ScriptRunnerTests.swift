@@ -171,6 +171,25 @@ final class ScriptRunnerTests: XCTestCase {
         XCTAssertEqual(ticks.last?.animators.map(\.state), [.inactive, .inactive])
     }
 
+    func testPlaybackExposesItsAnimatorsGroupAndClock() throws {
+        let playback = try runner("""
+        {"animators": [{"name": "p", "duration": 1, "timing": "linear", "target": {"from": 0, "to": 1}},
+                       {"name": "s", "duration": 2, "timing": "easeOut", "scrubsLinearly": false, "target": {"from": 0, "to": 1}},
+                       {"name": "solo", "duration": 3, "timing": "easeIn", "target": {"from": 0, "to": 1}}],
+         "group": {"primary": "p", "secondaries": ["s"]}}
+        """).playback(fps: 10)
+        XCTAssertEqual(playback.animators.count, 3)
+        XCTAssertTrue(playback.group?.primary === playback.animators[0])
+        XCTAssertTrue(playback.group?.secondaries.first === playback.animators[1])
+        XCTAssertFalse(playback.animators[1].scrubsLinearly)
+        XCTAssertEqual(playback.animators[2].duration, Seconds(3))
+        XCTAssertTrue(playback.clock.isRegistered(try XCTUnwrap(playback.group)))
+        XCTAssertTrue(playback.clock.isRegistered(playback.animators[2]))
+        XCTAssertFalse(playback.clock.isRegistered(playback.animators[0]), "group members are driven by the group")
+        XCTAssertEqual(try playback.next()?.animators.map(\.state), [.inactive, .inactive, .inactive])
+        XCTAssertNil(try playback.next(), "nothing runs and there are no steps: one tick")
+    }
+
     func testGroupReverseWhilePausedThenContinueEndsAtStart() throws {
         let ticks = try runner("""
         {"animators": [{"name": "p", "duration": 1, "timing": "linear", "target": {"from": 0, "to": 1}},
@@ -332,6 +351,18 @@ final class ScriptRunnerTests: XCTestCase {
         while try playback.next() != nil { count += 1 }
         XCTAssertEqual(count, 2 * 61 + 1, "ticks from 0 to 61 s at 2 fps")
         XCTAssertTrue(playback.reachedSettleLimit)
+    }
+
+    func testTickLimitStopsAPlaybackWhoseStepsReachTooFar() throws {
+        let playback = try runner("""
+        {"animators": [{"name": "a", "duration": 1, "target": {"from": 0, "to": 1}}],
+         "steps": [{"at": 1e9, "action": "start"}]}
+        """).playback(fps: 1000)
+        var count = 0
+        while try playback.next() != nil { count += 1 }
+        XCTAssertEqual(count, ScriptRunner.maximumTicks)
+        XCTAssertTrue(playback.reachedTickLimit)
+        XCTAssertFalse(playback.reachedSettleLimit)
     }
 
     func testJSONLineIsDeterministicAndComplete() throws {

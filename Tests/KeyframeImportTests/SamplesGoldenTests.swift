@@ -22,13 +22,17 @@ private let samplesFolder = importTestsFolder.deletingLastPathComponent().deleti
 
 final class SamplesGoldenTests: XCTestCase {
     /// The samples make-samples.py writes; a sample added to the generator should be added here too.
-    static let expectedSamples = ["animate-bouncer-long", "animate-walker", "bta-spinner"]
+    static let expectedSamples = [
+        "animate-bouncer-long", "animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot",
+    ]
 
     // MARK: Goldens
 
     func testAnimateWalkerGolden() throws { try checkGolden("animate-walker") }
     func testAnimateBouncerLongGolden() throws { try checkGolden("animate-bouncer-long") }
     func testBTASpinnerGolden() throws { try checkGolden("bta-spinner") }
+    func testFlumpHopbotGolden() throws { try checkGolden("flump-hopbot") }
+    func testDragonBonesWaverGolden() throws { try checkGolden("dragonbones-waver") }
 
     func testConvertingTwiceGivesIdenticalBytes() throws {
         for sample in Self.expectedSamples {
@@ -43,7 +47,9 @@ final class SamplesGoldenTests: XCTestCase {
             let url = goldenFolder.appendingPathComponent("\(sample).json")
             let golden = try XCTUnwrap(FileManager.default.contents(atPath: url.path), "no golden for \(sample)")
             let document = try Importer.importDocument(at: url)
-            XCTAssertEqual(document.source.format, sample.hasPrefix("bta-") ? .betterTextureAtlas : .animateAtlas)
+            let format: SourceFormat = sample.hasPrefix("bta-") ? .betterTextureAtlas
+                : sample.hasPrefix("flump-") ? .flump : sample.hasPrefix("dragonbones-") ? .dragonBones : .animateAtlas
+            XCTAssertEqual(document.source.format, format)
             XCTAssertTrue(document.jsonBytes() == [UInt8](golden), "\(sample): golden does not read back to itself")
         }
     }
@@ -203,6 +209,61 @@ final class SamplesGoldenTests: XCTestCase {
         // TRP (BTA 1.2: the instance's own space) is the wheel's centre; the wheel's top-left sits at (48, 24).
         XCTAssertEqual(wheel.tracks.pivot?.keyframes.first?.value, Vector2(x: 32, y: 32))
         XCTAssertEqual(wheel.tracks.position?.keyframes.first?.value, Vector2(x: 80, y: 56))
+    }
+
+    /// Scripts/make-dragonbones-sample.py: a 5.5 skeleton with IK, a skinned flag mesh with a deform timeline, an
+    /// eye that blinks by switching displays, a colour flash and a z-order change.
+    func testWaverFacts() throws {
+        let document = try importSample("dragonbones-waver")
+        XCTAssertEqual(document.name, "waver")
+        XCTAssertEqual(document.source.format, .dragonBones)
+        XCTAssertEqual(document.source.formatVersion, "5.5")
+        XCTAssertEqual(document.frameRate.framesPerSecond, 24)
+        XCTAssertEqual(document.diagnostics, [])
+        XCTAssertEqual(document.assets.sprites.map(\.id),
+                       ["body", "head", "arm_upper", "arm_lower", "flag", "eye_open", "eye_closed"])
+        // idle loops over its 24 frames; wave plays once and ends on its end pose (frame 16).
+        XCTAssertEqual(document.clips.map(\.name), ["idle", "wave"])
+        XCTAssertEqual(document.clips.map(\.loopCount), [0, 1])
+        XCTAssertEqual(document.clips.map(\.duration.value), [24, 17])
+        XCTAssertEqual(document.root, "waver/idle")
+
+        let mesh = try XCTUnwrap(document.assets.meshes.first)
+        XCTAssertEqual(document.assets.meshes.count, 1)
+        XCTAssertEqual(mesh.sprite, "flag")
+        XCTAssertEqual(mesh.vertices.count, 8)
+        XCTAssertEqual(mesh.triangles.count, 18)
+        XCTAssertEqual(mesh.weights?.map { $0.map(\.bone) }.first, ["bone:flag_a", "bone:flag_b"])
+        // Bind poses are flag_a at the origin and flag_b at x = 16: the last column's vertex (32, −8) sits at
+        // (16, −8) from flag_b.
+        XCTAssertEqual(mesh.weights?[3].last?.position, Vector2(x: 16, y: -8))
+
+        let idle = try XCTUnwrap(document.composition("waver/idle"))
+        XCTAssertEqual(idle.ik, [IKConstraint(name: "arm_ik", bone: "bone:arm_lower", target: "bone:hand_target",
+                                              chain: 1, bendPositive: true, weight: 1)])
+        let eye = try XCTUnwrap(idle.nodes.first { $0.id == "slot:eye" })
+        XCTAssertEqual(eye.tracks.content?.keyframes.map(\.frame.value), [0, 20, 22])
+        XCTAssertEqual(eye.tracks.content?.keyframes.map(\.value),
+                       [.sprite("eye_open"), .sprite("eye_closed"), .sprite("eye_open")])
+
+        let wave = try XCTUnwrap(document.composition("waver/wave"))
+        let head = try XCTUnwrap(wave.nodes.first { $0.id == "slot:head" })
+        XCTAssertEqual(head.tracks.color?.keyframes.map(\.frame.value), [0, 6, 16])
+        XCTAssertEqual(head.tracks.color?.keyframes[1].value,
+                       ColorTransform(greenMultiplier: 0.6, blueMultiplier: 0.6, redOffset: 40))
+        // zOrder [1, 2] at frame 8 moves arm_upper (slot 1) two places forward, in front of body and arm_lower.
+        func order(_ slot: String, at frame: Double) -> Int? {
+            wave.nodes.first { $0.id == "slot:\(slot)" }?.tracks.drawOrder?.keyframes.last { $0.frame.value <= frame }?.value
+        }
+        XCTAssertEqual(["flag", "arm_upper", "body", "arm_lower", "head", "eye"].map { order($0, at: 0) },
+                       [0, 1, 2, 3, 4, 5])
+        XCTAssertEqual(["flag", "arm_upper", "body", "arm_lower", "head", "eye"].map { order($0, at: 8) },
+                       [0, 3, 1, 2, 4, 5])
+        // The deform at frame 8 moves vertex 1 by (0, −3); both its influences carry that offset.
+        let deform = try XCTUnwrap(wave.nodes.first { $0.id == "slot:flag" }?.tracks.deform)
+        XCTAssertEqual(deform.keyframes.map(\.frame.value), [0, 8, 16])
+        XCTAssertEqual(Array(deform.keyframes[1].value.offsets[4..<8]), [0, -3, 0, -3])
+        XCTAssertEqual(deform.keyframes[1].value.offsets.count, 32)
     }
 
     // MARK: Helpers

@@ -32,12 +32,12 @@ public final class PropertyAnimator: ClockDriven {
     public private(set) var delay: Seconds = .zero
     /// The life-cycle state.
     public private(set) var state: AnimatingState {
-        get { playhead.state }
+        get { storedPlayhead.state }
         set { playhead.state = newValue }
     }
     /// Whether the animator is active and advancing with time.
     public private(set) var isRunning: Bool {
-        get { playhead.isRunning }
+        get { storedPlayhead.isRunning }
         set { playhead.isRunning = newValue }
     }
     /// Whether the animator runs toward its start. Setting it while stopped is ignored; use
@@ -58,27 +58,51 @@ public final class PropertyAnimator: ClockDriven {
     public static let timeEpsilon = 1e-9
 
     /// The time-dependent state in one struct, so a tick costs one exclusive access instead of many.
-    private var playhead = AnimatorPlayhead()
+    ///
+    /// While the animator is in a clock's batch lane (``laneSlot``), the lane holds the current
+    /// `u` and `p`; everything else here stays current.
+    private var storedPlayhead = AnimatorPlayhead()
+    /// Where the animator's `u` and `p` live while a ``VirtualClock`` advances it in its batch lane.
+    private(set) var laneSlot: AnimatorLane.Slot?
+    /// The playhead with the lane's `u` and `p` when in a lane; writing takes the animator out of the lane first.
+    private var playhead: AnimatorPlayhead {
+        get {
+            guard let slot = laneSlot else { return storedPlayhead }
+            var copy = storedPlayhead
+            let entry = slot.lane.entries[slot.index]
+            copy.u = entry.u
+            copy.p = entry.p
+            return copy
+        }
+        set {
+            leaveLane()
+            storedPlayhead = newValue
+        }
+        _modify {
+            leaveLane()
+            yield &storedPlayhead
+        }
+    }
     private var reversed: Bool {
-        get { playhead.reversed }
+        get { storedPlayhead.reversed }
         set { playhead.reversed = newValue }
     }
     /// Forward time fraction.
     private(set) var u: Double {
-        get { playhead.u }
+        get { laneSlot.map { $0.lane.entries[$0.index].u } ?? storedPlayhead.u }
         set { playhead.u = newValue }
     }
     /// Forward presented progress.
     private(set) var p: Double {
-        get { playhead.p }
+        get { laneSlot.map { $0.lane.entries[$0.index].p } ?? storedPlayhead.p }
         set { playhead.p = newValue }
     }
     private(set) var motion: AnimatorMotion {
-        get { playhead.motion }
+        get { storedPlayhead.motion }
         set { playhead.motion = newValue }
     }
     private var pendingDelay: Double {
-        get { playhead.pendingDelay }
+        get { storedPlayhead.pendingDelay }
         set { playhead.pendingDelay = newValue }
     }
     /// Paused in linear-scrub mode: `fractionComplete` reads and writes `p`.
@@ -154,6 +178,7 @@ public final class PropertyAnimator: ClockDriven {
 
     /// The first attached animation's value as a number (fast path for single-value animators).
     public var primaryScalar: Double? {
+        if let slot = laneSlot, slot.lane.entries[slot.index].hasPrimary { return slot.lane.entries[slot.index].value }
         if let value = playhead.primaryScalar { return value }
         guard state != .stopped, let first = animations.first else { return nil }
         return first.value(forAnimatorProgress: p).scalar
@@ -440,6 +465,47 @@ public final class PropertyAnimator: ClockDriven {
     /// one is added.
     public func advance(by delta: Seconds) {
         if playhead.advance(by: delta.value, timing: timing, duration: duration.value) { reachEnd() }
+    }
+
+    // MARK: - Batch lane
+
+    /// Joins `lane` at `index` if the animator simply runs its own linear or Bézier curve
+    /// (called by the clock after it advanced the animator).
+    func joinLane(_ lane: AnimatorLane, index: Int) {
+        guard laneSlot == nil else { return }
+        let head = storedPlayhead
+        guard head.state == .active, head.isRunning, head.hasAnimations, head.pendingDelay == 0, head.segment == nil
+        else { return }
+        let speed = head.rate ?? (duration.value > 0 ? 1 / duration.value : .infinity)
+        guard speed.isFinite, let curve = lane.curveSlot(for: timing) else { return }
+        var entry = AnimatorLane.Entry.empty
+        entry.u = head.u
+        entry.p = head.p
+        entry.speed = speed
+        entry.curve = curve
+        entry.reversed = head.reversed
+        if let primary = head.primary {
+            entry.hasPrimary = true
+            entry.from = primary.from
+            entry.to = primary.to
+            entry.origin = primary.origin
+            entry.span = primary.span
+            entry.clamps = primary.clamps
+            entry.value = primary.value(atProgress: head.p)
+        }
+        entry.isActive = true
+        lane.entries[index] = entry
+        laneSlot = AnimatorLane.Slot(lane: lane, index: index)
+    }
+
+    /// Copies `u` and `p` back from the lane and leaves it (before anything changes the playhead).
+    func leaveLane() {
+        guard let slot = laneSlot else { return }
+        let entry = slot.lane.entries[slot.index]
+        laneSlot = nil
+        storedPlayhead.u = entry.u
+        storedPlayhead.p = entry.p
+        slot.lane.entries[slot.index].isActive = false
     }
 
     // MARK: - Internals

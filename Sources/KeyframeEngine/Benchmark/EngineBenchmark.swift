@@ -1,9 +1,12 @@
 /// Measures the cost of advancing and sampling many animators per tick.
 ///
 /// The only place in the engine that reads a real clock (`ContinuousClock`), to time itself;
-/// the animators it drives still run on a ``VirtualClock``. Three workloads run in the same
-/// process: animators with cubic Bézier curves, animators with linear curves, and plain linear
-/// interpolation of the same number of values (the floor any engine must pay).
+/// the animators it drives still run on a ``VirtualClock``. Four workloads run in the same
+/// process: animators with cubic Bézier curves sampled in one batch
+/// (``VirtualClock/primaryScalars(into:)``), the same sampled one by one
+/// (``PropertyAnimator/primaryScalar``), animators with linear curves (batch), and plain
+/// linear interpolation of the same number of values (the floor any engine must pay). Every
+/// workload adds up every value it reads into ``Report/checksum``, so nothing can be optimised away.
 ///
 /// ```swift
 /// let report = EngineBenchmark.run(animators: 10_000, ticks: 120)
@@ -16,17 +19,23 @@ public enum EngineBenchmark {
         public var animators: Int
         /// Ticks measured per workload.
         public var ticks: Int
-        /// Mean time per tick advancing and sampling animators with cubic Bézier curves.
+        /// Median time per tick advancing animators with cubic Bézier curves and sampling them in one batch.
         public var cubicAnimatorTick: Seconds
-        /// Mean time per tick advancing and sampling animators with linear curves.
+        /// The same, reading each animator's value through the animator object.
+        public var cubicAnimatorObjectSamplingTick: Seconds
+        /// Median time per tick advancing and sampling (batch) animators with linear curves.
         public var linearAnimatorTick: Seconds
-        /// Mean time per tick of plain linear interpolations (`a + (b − a)·t`).
+        /// Median time per tick of plain linear interpolations (`a + (b − a)·t`).
         public var plainInterpolationTick: Seconds
         /// A sum of every sampled value, so the work cannot be optimised away.
         public var checksum: Double
 
         /// Cubic animators relative to plain interpolation (the goal is ≤ 10).
         public var cubicToPlainRatio: Double { cubicAnimatorTick.value / plainInterpolationTick.value }
+        /// Cubic animators sampled one by one relative to plain interpolation.
+        public var cubicObjectSamplingToPlainRatio: Double {
+            cubicAnimatorObjectSamplingTick.value / plainInterpolationTick.value
+        }
         /// Cubic animators relative to linear animators (the cost of the curve solver alone).
         public var cubicToLinearAnimatorRatio: Double { cubicAnimatorTick.value / linearAnimatorTick.value }
 
@@ -37,15 +46,16 @@ public enum EngineBenchmark {
             func ratio(_ r: Double) -> String { String(Double(Int(r * 100)) / 100) + "×" }
             return """
             engine benchmark: \(animators) animators, \(ticks) ticks
-              cubic animators   \(us(cubicAnimatorTick)) per tick
-              linear animators  \(us(linearAnimatorTick)) per tick
-              plain lerp        \(us(plainInterpolationTick)) per tick
-              cubic / plain lerp \(ratio(cubicToPlainRatio)), cubic / linear animators \(ratio(cubicToLinearAnimatorRatio))
+              cubic animators, batch sampling       \(us(cubicAnimatorTick)) per tick
+              cubic animators, per-object sampling  \(us(cubicAnimatorObjectSamplingTick)) per tick
+              linear animators, batch sampling      \(us(linearAnimatorTick)) per tick
+              plain lerp                            \(us(plainInterpolationTick)) per tick
+              cubic / plain lerp \(ratio(cubicToPlainRatio)) (per-object sampling \(ratio(cubicObjectSamplingToPlainRatio))), cubic / linear animators \(ratio(cubicToLinearAnimatorRatio))
             """
         }
     }
 
-    /// Runs the three workloads and reports the mean time per tick of each.
+    /// Runs the four workloads and reports the median time per tick of each (each tick is timed alone).
     ///
     /// - Parameters:
     ///   - animators: how many animators (and plain interpolations) each tick advances and samples.
@@ -59,35 +69,47 @@ public enum EngineBenchmark {
                                      .bezier(0.1, 0.7, 1, 0.1), .bezier(0.3, 0.2, 0.7, 0.9)]
         var checksum = 0.0
 
-        func animatorWorkload(_ curveAt: (Int) -> TimingCurve) -> Seconds {
+        func animatorWorkload(batch: Bool, _ curveAt: (Int) -> TimingCurve) -> Seconds {
             let clock = VirtualClock()
             var list: [PropertyAnimator] = []
             list.reserveCapacity(count)
             for i in 0..<count {
-                let animator = PropertyAnimator(duration: Seconds(duration), timing: curveAt(i))
+                // Different durations give every animator its own time fraction, so no two solves are alike.
+                let animator = PropertyAnimator(duration: Seconds(duration * (1 + Double(i % 101) / 101)),
+                                                timing: curveAt(i))
                 _ = try? animator.addAnimations(.value(from: Double(i), to: Double(i) + 100))
                 try? animator.start()
                 clock.register(animator)
                 list.append(animator)
             }
             var sum = 0.0
+            var values = [Double](repeating: 0, count: count)
             let timer = ContinuousClock()
-            var start = timer.now
+            var times: [Double] = []
+            times.reserveCapacity(tickCount)
             for tick in 0...tickCount {
-                if tick == 1 { start = timer.now }   // tick 0 warms up
+                let start = timer.now
                 clock.advance(by: Seconds(dt))
-                for animator in list { sum += animator.primaryScalar ?? 0 }
+                if batch {
+                    clock.primaryScalars(into: &values)
+                    for value in values { sum += value }
+                } else {
+                    for animator in list { sum += animator.primaryScalar ?? 0 }
+                }
+                // Tick 0 warms up (and moves the animators into the lane).
+                if tick > 0 { times.append(seconds(timer.now - start)) }
             }
-            let elapsed = timer.now - start
             checksum += sum
-            return Seconds(seconds(elapsed) / Double(tickCount))
+            return median(times)
         }
 
-        let cubic = animatorWorkload { curves[$0 % curves.count] }
-        let linear = animatorWorkload { _ in .linear }
+        let cubic = animatorWorkload(batch: true) { curves[$0 % curves.count] }
+        let cubicObjects = animatorWorkload(batch: false) { curves[$0 % curves.count] }
+        let linear = animatorWorkload(batch: true) { _ in .linear }
         let plain = plainInterpolation(count: count, ticks: tickCount, step: dt / duration, checksum: &checksum)
 
-        return Report(animators: count, ticks: tickCount, cubicAnimatorTick: cubic, linearAnimatorTick: linear,
+        return Report(animators: count, ticks: tickCount, cubicAnimatorTick: cubic,
+                      cubicAnimatorObjectSamplingTick: cubicObjects, linearAnimatorTick: linear,
                       plainInterpolationTick: plain, checksum: checksum)
     }
 
@@ -97,18 +119,27 @@ public enum EngineBenchmark {
         for i in 0..<count { from[i] = Double(i); to[i] = Double(i) + 100 }
         var sum = 0.0
         let timer = ContinuousClock()
-        var start = timer.now
+        var times: [Double] = []
+        times.reserveCapacity(ticks)
         for tick in 0...ticks {
-            if tick == 1 { start = timer.now }
+            let start = timer.now
             for i in 0..<count {
                 let t = min(1, time[i] + step)
                 time[i] = t
                 sum += from[i] + (to[i] - from[i]) * t
             }
+            if tick > 0 { times.append(seconds(timer.now - start)) }
         }
-        let elapsed = timer.now - start
         checksum += sum
-        return Seconds(seconds(elapsed) / Double(ticks))
+        return median(times)
+    }
+
+    /// The median of per-tick times: robust against ticks stretched by other processes on a shared machine.
+    private static func median(_ times: [Double]) -> Seconds {
+        let sorted = times.sorted()
+        guard !sorted.isEmpty else { return .zero }
+        let middle = sorted.count / 2
+        return Seconds(sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2)
     }
 
     private static func seconds(_ duration: Duration) -> Double {

@@ -10,12 +10,17 @@ public final class ScriptPlayback {
     public let until: Seconds?
     /// Whether a run without `until` was cut off at ``ScriptRunner/settleLimit`` after the last step.
     public private(set) var reachedSettleLimit = false
+    /// Whether the playback stopped after ``ScriptRunner/maximumTicks`` ticks.
+    public private(set) var reachedTickLimit = false
     /// The clock the animators run on.
     public let clock = VirtualClock()
 
+    /// The animators, in declaration order (for callers that want more than the tick records).
+    public private(set) var animators: [PropertyAnimator] = []
+    /// The coordinated group, when the script declares one.
+    public private(set) var group: AnimatorGroup?
+
     private let runner: ScriptRunner
-    private var animators: [PropertyAnimator] = []
-    private var group: AnimatorGroup?
     /// Per animator: the current instance of its declared target.
     private var declared: [(id: AnimationID, clip: ScriptClip?)] = []
     /// Per animator: animations added with an explicit target.
@@ -91,14 +96,16 @@ public final class ScriptPlayback {
         return animators[index]
     }
 
-    /// The animators, in declaration order (for callers that want more than the tick records).
-    public var playbackAnimators: [PropertyAnimator] { animators }
-
     /// The next tick, or `nil` when the playback is over.
     ///
     /// - Throws: ``ScriptError`` when a step is refused; the playback is then over.
     public func next() throws(ScriptError) -> ScriptTick? {
         guard !finished else { return nil }
+        guard tickIndex < ScriptRunner.maximumTicks else {
+            finished = true
+            reachedTickLimit = true
+            return nil
+        }
         let time = Seconds(Double(tickIndex) / fps)
         if let until, time.value > until.value + 1e-9 {
             finished = true

@@ -16,6 +16,8 @@
 public struct ScriptRunner: Sendable {
     /// How long, after the last step, a run without `until` may last before it is cut off.
     public static let settleLimit = Seconds(60)
+    /// The most ticks one playback records, whatever `until` or the step times say (a limit instead of a hang).
+    public static let maximumTicks = 1_000_000
 
     /// The script being played.
     public let script: AnimatorScript

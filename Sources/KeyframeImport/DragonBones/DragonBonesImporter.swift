@@ -5,6 +5,16 @@ import KeyframeModel
 /// document: reads the files (``DragonBonesReader``, ``DragonBonesAtlasReader``), up-converts 2.3/3.0 data
 /// (``DragonBonesUpconverter``), then maps armatures and animations onto compositions (``DragonBonesNormalizer``).
 enum DragonBonesImporter {
+    /// The skeleton among `names` when it is not called `*_ske.json` or `skeleton.json`: the first JSON file whose
+    /// top level has an `armature` array (atlases have `SubTexture` or `frames` instead).
+    static func skeletonFile(in folder: SourceFolder, names: [String]) -> String? {
+        names.first { name in
+            guard name.hasSuffix(".json"), let root = try? folder.readJSON(name) else { return false }
+            if case .array? = root.value["armature"] { return true }
+            return false
+        }
+    }
+
     static func importDocument(folder: SourceFolder, file: String, options: ImportOptions) throws(ImportError)
         -> Document
     {
@@ -17,14 +27,8 @@ enum DragonBonesImporter {
         guard let version = DragonBonesReader.version(of: root) else {
             throw ImportError(.schema(file: file, root.error("missing \"version\": not DragonBones skeleton data")))
         }
-        let data: DragonBonesWire.Data
-        if DragonBonesReader.directVersions.contains(version) {
-            data = try root.within(file) { (json) throws(JSONSchemaError) in try DragonBonesReader().read(json, version: version) }
-        } else if DragonBonesUpconverter.versions.contains(version) {
-            data = try root.within(file) { (json) throws(JSONSchemaError) in
-                try DragonBonesUpconverter().read(json, version: version, diagnostics: &diagnostics, file: file)
-            }
-        } else {
+        guard DragonBonesReader.directVersions.contains(version) || DragonBonesUpconverter.versions.contains(version)
+        else {
             throw ImportError(.schema(file: file, root.error(
                 "DragonBones data version \"\(version)\" is not supported (supported: 2.3, 3.0, 4.0, 4.5, 5.0, 5.5, 5.6)")))
         }
@@ -41,6 +45,18 @@ enum DragonBonesImporter {
                 reason: "no texture atlas next to it (expected \(file.hasSuffix("_ske.json") ? String(file.dropLast(9)) + "_tex.json" : "texture.json"))"))
         }
         let atlas = try DragonBonesAtlasReader().read(folder, files: atlasFiles, diagnostics: &diagnostics)
+        let data: DragonBonesWire.Data
+        if DragonBonesReader.directVersions.contains(version) {
+            data = try root.within(file) { (json) throws(JSONSchemaError) in try DragonBonesReader().read(json, version: version) }
+        } else {
+            // 2.x displays are re-centred on their textures, so the atlas is read first.
+            var sizes: [String: Size] = [:]
+            for sprite in atlas.sprites { sizes[sprite.id] = Size(width: sprite.region.width, height: sprite.region.height) }
+            let converter = DragonBonesUpconverter(textureSizes: sizes)
+            data = try root.within(file) { (json) throws(JSONSchemaError) in
+                try converter.read(json, version: version, diagnostics: &diagnostics, file: file)
+            }
+        }
         for image in atlas.images where !folder.fileExists(image.path) {
             throw ImportError(.missingFile(path: folder.url(for: image.path).path,
                                            reason: "texture atlas image named by \(atlasFiles[0]) not found"))

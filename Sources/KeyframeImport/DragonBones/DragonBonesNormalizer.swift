@@ -57,7 +57,7 @@ struct DragonBonesNormalizer {
             for animation in armature.animations {
                 let composition = try composition(armature, skeleton: skeleton, animation: animation)
                 compositions.append(composition)
-                let scaled = animationLength(armature, animation)
+                let scaled = animationLength(armature, animation) * Double(Self.repeatsForTimelineScales(animation))
                 let finite = animation.playTimes > 0
                 clips.append(Clip(
                     name: clipPrefix ? "\(armature.name)/\(animation.name)" : animation.name,
@@ -314,7 +314,9 @@ struct DragonBonesNormalizer {
         let frameScale = (animation?.scale ?? 1) * rateFactor(armature)
         let rawLength = animation?.duration ?? 0
         let looping = (animation?.playTimes ?? 0) != 1
-        let timing = Timing(length: rawLength, frameScale: frameScale, looping: looping)
+        let repeats = animation.map(Self.repeatsForTimelineScales) ?? 1
+        let timing = Timing(length: rawLength, frameScale: frameScale, looping: looping,
+                            playTimes: animation?.playTimes ?? 0, repeats: repeats)
         if let animation {
             if animation.eventCount > 0 {
                 warn("events-not-converted", "events, sounds and actions in animations are not converted",
@@ -350,7 +352,7 @@ struct DragonBonesNormalizer {
             constraints.append(IKConstraint(name: ik.name, bone: Self.boneID(ik.bone), target: Self.boneID(ik.target),
                                             chain: ik.chain, bendPositive: ik.bendPositive, weight: ik.weight))
         }
-        let duration = max(length + (looping ? 0 : 1), 1)
+        let duration = max(length * Double(repeats) + (looping ? 0 : 1), 1)
         return Composition(id: id, name: animation?.name ?? armature.name, duration: Frames(duration), nodes: nodes,
                            ik: constraints)
     }
@@ -365,6 +367,45 @@ struct DragonBonesNormalizer {
         var frameScale: Double
         /// Whether the last keyframe tweens back to the first (the animation repeats).
         var looping: Bool
+        /// The animation's play count (0 = forever).
+        var playTimes: Int
+        /// How many plays of the animation the composition spans: more than one when a looping animation has a
+        /// timeline whose own period does not divide the animation's (timeline `scale` 2 repeats every two plays).
+        var repeats: Int = 1
+    }
+
+    /// The plays after which every timeline of a looping animation is back in phase (1 when all are).
+    static func repeatsForTimelineScales(_ animation: DragonBonesWire.Animation) -> Int {
+        guard animation.playTimes == 0 else { return 1 }
+        func gcd(_ a: Int, _ b: Int) -> Int { b == 0 ? a : gcd(b, a % b) }
+        var result = 1
+        let scales = animation.bones.map(\.scale) + animation.slots.map(\.scale) + animation.deforms.map(\.scale)
+        for scale in scales {
+            let hundredths = Int((scale * 100).rounded())
+            guard hundredths > 0 else { continue }
+            let plays = hundredths / gcd(hundredths, 100)
+            result = result / gcd(result, plays) * plays
+            if result > 100 { return 1 }
+        }
+        return result
+    }
+
+    /// A track built by `make`, timed by the animation, or baked per frame when its timeline has its own scale or
+    /// offset (``DragonBonesTimelineBaker``).
+    private mutating func timed<V: Hashable & Sendable>(
+        scale: Double, offset: Double, path: JSONPath, timing: Timing, lerp: ((V, V, Double) -> V)?,
+        _ make: (Timing) -> Track<V>
+    ) -> Track<V> {
+        guard DragonBonesTimelineBaker.isShifted(scale: scale, offset: offset) || timing.repeats > 1 else {
+            return make(timing)
+        }
+        warn("timeline-baked", "a timeline with its own scale or offset is baked to one keyframe per frame", path, info: true)
+        var own = timing
+        own.frameScale = 1
+        return DragonBonesTimelineBaker.bake(
+            make(own), scale: scale, offset: offset, length: timing.length, frameScale: timing.frameScale,
+            playTimes: timing.playTimes,
+            frames: Int((Double(timing.length * timing.repeats) * timing.frameScale).rounded(.up)), lerp: lerp)
     }
 
     /// One keyframe placed by the runtime's frame-index table: its start and the frame count its tween spans.
@@ -416,7 +457,11 @@ struct DragonBonesNormalizer {
 
     /// A track from placed keyframes: values mapped by `value`, the loop-back segment added when the animation
     /// repeats.
+    ///
+    /// `loopBack` gives the value the loop-back segment ends on, from the last and the first values (the runtime
+    /// turns angles the short way there); by default the first value.
     static func track<Value: Sendable, V: Hashable & Sendable>(_ placed: [Placed<Value>], timing: Timing, tweened: Bool = true,
+                                                     loopBack: ((V, V) -> V)? = nil,
                                                      _ value: (Int, DragonBonesWire.Frame<Value>) -> V) -> Track<V> {
         var track = Track<V>()
         guard !placed.isEmpty else { return track }
@@ -431,13 +476,19 @@ struct DragonBonesNormalizer {
                                   easing: easing))
             if isLast && easing.interpolates && item.count > 0 {
                 track.append(Keyframe(frame: Frames(Double(item.start + item.count) * timing.frameScale),
-                                                value: values[0]))
+                                      value: loopBack.map { $0(values[index], values[0]) } ?? values[0]))
             }
         }
         return track
     }
 
     // MARK: Bones
+
+    /// The loop-back target of an angle: the last value turned the short way towards the first (the runtime wraps
+    /// the difference into −π…π on the last keyframe of rotation and skew timelines).
+    static func shortTurn(_ last: Degrees, _ first: Degrees) -> Degrees {
+        Degrees(radians: last.radians + BoneAngles.normalized(first.radians - last.radians))
+    }
 
     /// A transform's radians the runtime's way: rotation wrapped, skew relative to it.
     static func components(_ t: DragonBonesWire.Transform) -> (rotation: Double, skew: Double) {
@@ -459,25 +510,34 @@ struct DragonBonesNormalizer {
         tracks.skew = Track(constant: Degrees(radians: origin.skew))
         tracks.scale = Track(constant: Vector2(x: setup.scaleX, y: setup.scaleY))
         if let timeline {
-            if timeline.scale != 1 || timeline.offset != 0 {
-                warn("timeline-scale-not-converted", "per-timeline scale and offset are not converted", timeline.path)
-            }
+            let (ts, to, path) = (timeline.scale, timeline.offset, timeline.path)
+            let vector = DragonBonesTimelineBaker.lerpVector, degrees = DragonBonesTimelineBaker.lerpDegrees
             if let frames = timeline.all, !frames.isEmpty {
                 let placed = Self.place(frames, length: timing.length)
                 let angles = BoneAngles.unwrap(placed.map { Self.components($0.frame.value) }, clockwise: placed.map(\.frame.clockwise))
-                tracks.position = Self.track(placed, timing: timing) { _, f in
-                    Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y)
+                tracks.position = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
+                    Self.track(placed, timing: t) { _, f in Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y) }
                 }
-                tracks.rotation = Self.track(placed, timing: timing) { i, _ in Degrees(radians: origin.rotation + angles[i].rotation) }
-                tracks.skew = Self.track(placed, timing: timing) { i, _ in Degrees(radians: origin.skew + angles[i].skew) }
-                tracks.scale = Self.track(placed, timing: timing) { _, f in
-                    Vector2(x: setup.scaleX * f.value.scaleX, y: setup.scaleY * f.value.scaleY)
+                tracks.rotation = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
+                        Degrees(radians: origin.rotation + angles[i].rotation)
+                    }
+                }
+                tracks.skew = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
+                        Degrees(radians: origin.skew + angles[i].skew)
+                    }
+                }
+                tracks.scale = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
+                    Self.track(placed, timing: t) { _, f in
+                        Vector2(x: setup.scaleX * f.value.scaleX, y: setup.scaleY * f.value.scaleY)
+                    }
                 }
             }
             if let frames = timeline.translate, !frames.isEmpty {
                 let placed = Self.place(frames, length: timing.length)
-                tracks.position = Self.track(placed, timing: timing) { _, f in
-                    Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y)
+                tracks.position = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
+                    Self.track(placed, timing: t) { _, f in Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y) }
                 }
             }
             if let frames = timeline.rotate, !frames.isEmpty {
@@ -485,13 +545,21 @@ struct DragonBonesNormalizer {
                 let degToRad = Double.pi / 180
                 let angles = BoneAngles.unwrap(placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) },
                                                clockwise: placed.map(\.frame.clockwise))
-                tracks.rotation = Self.track(placed, timing: timing) { i, _ in Degrees(radians: origin.rotation + angles[i].rotation) }
-                tracks.skew = Self.track(placed, timing: timing) { i, _ in Degrees(radians: origin.skew + angles[i].skew) }
+                tracks.rotation = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
+                        Degrees(radians: origin.rotation + angles[i].rotation)
+                    }
+                }
+                tracks.skew = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
+                        Degrees(radians: origin.skew + angles[i].skew)
+                    }
+                }
             }
             if let frames = timeline.scaleFrames, !frames.isEmpty {
                 let placed = Self.place(frames, length: timing.length)
-                tracks.scale = Self.track(placed, timing: timing) { _, f in
-                    Vector2(x: setup.scaleX * f.value.x, y: setup.scaleY * f.value.y)
+                tracks.scale = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
+                    Self.track(placed, timing: t) { _, f in Vector2(x: setup.scaleX * f.value.x, y: setup.scaleY * f.value.y) }
                 }
             }
         }
@@ -509,8 +577,12 @@ struct DragonBonesNormalizer {
         let displays = skeleton.displays[slot.name] ?? []
         let timeline = animation?.slots.first { $0.name == slot.name }
         var displayKeys: [(start: Int, index: Int)] = [(0, slot.displayIndex)]
+        let shifted = timeline.map { DragonBonesTimelineBaker.isShifted(scale: $0.scale, offset: $0.offset) } ?? false
+            || timing.repeats > 1
+        var displayScale = timing.frameScale
         if let frames = timeline?.display, !frames.isEmpty {
             displayKeys = Self.place(frames, length: timing.length).map { ($0.start, $0.frame.value) }
+            if shifted { displayScale = 1 }
         }
         var tracks = NodeTracks()
         var content = Track<NodeContent>()
@@ -518,7 +590,7 @@ struct DragonBonesNormalizer {
         var scale = Track<Vector2>(), pivot = Track<Vector2>()
         var previous: NodeContent? = nil
         for key in displayKeys {
-            let frame = Frames(Double(key.start) * timing.frameScale)
+            let frame = Frames(Double(key.start) * displayScale)
             let index = key.index < displays.count ? key.index : displays.count - 1
             var value = NodeContent.none
             var transform = DragonBonesWire.Transform()
@@ -571,6 +643,18 @@ struct DragonBonesNormalizer {
             scale.append(Keyframe(frame: frame, value: Vector2(x: transform.scaleX, y: transform.scaleY)))
             pivot.append(Keyframe(frame: frame, value: slotPivot))
         }
+        if displayScale != timing.frameScale, let timeline {
+            func bake<V: Hashable & Sendable>(_ track: Track<V>) -> Track<V> {
+                timed(scale: timeline.scale, offset: timeline.offset, path: timeline.path, timing: timing,
+                             lerp: nil) { _ in track }
+            }
+            content = bake(content)
+            position = bake(position)
+            rotation = bake(rotation)
+            skew = bake(skew)
+            scale = bake(scale)
+            pivot = bake(pivot)
+        }
         tracks.content = content
         tracks.position = position
         if !(rotation.isConstant && rotation.keyframes.first?.value == Degrees(0)) { tracks.rotation = rotation }
@@ -578,9 +662,12 @@ struct DragonBonesNormalizer {
         if !(scale.isConstant && scale.keyframes.first?.value == .one) { tracks.scale = scale }
         if !(pivot.isConstant && pivot.keyframes.first?.value == .zero) { tracks.pivot = pivot }
         // Colour: the timeline's values replace the setup colour.
-        if let frames = timeline?.color, !frames.isEmpty {
+        if let timeline, let frames = timeline.color, !frames.isEmpty {
             let placed = Self.place(frames, length: timing.length)
-            let track = Self.track(placed, timing: timing) { _, f in Self.colorTransform(f.value) }
+            let track = timed(scale: timeline.scale, offset: timeline.offset, path: timeline.path, timing: timing,
+                              lerp: DragonBonesTimelineBaker.lerpColor) { t in
+                Self.track(placed, timing: t) { _, f in Self.colorTransform(f.value) }
+            }
             if !(track.isConstant && track.keyframes.first?.value == .identity) { tracks.color = track }
         } else if let color = slot.color, Self.colorTransform(color) != .identity {
             tracks.color = Track(constant: Self.colorTransform(color))
@@ -631,9 +718,6 @@ struct DragonBonesNormalizer {
                  timeline.path)
             return nil
         }
-        if timeline.scale != 1 || timeline.offset != 0 {
-            warn("timeline-scale-not-converted", "per-timeline scale and offset are not converted", timeline.path)
-        }
         let slotPose = (wire.slotPose?.count ?? 0) >= 6 ? Self.matrix(wire.slotPose!, at: 0) : .identity
         var boneInverse: [String: Matrix2D] = [:]
         if let poses = wire.bonePose {
@@ -647,7 +731,8 @@ struct DragonBonesNormalizer {
         func linear(_ m: Matrix2D, _ x: Double, _ y: Double) -> (Double, Double) { (m.a * x + m.c * y, m.b * x + m.d * y) }
         let placed = Self.place(timeline.frames, length: timing.length)
         let count = mesh.vertices.count
-        return Self.track(placed, timing: timing) { _, frame in
+        return timed(scale: timeline.scale, offset: timeline.offset, path: timeline.path, timing: timing,
+                     lerp: DragonBonesTimelineBaker.lerpDeform) { t in Self.track(placed, timing: t) { _, frame in
             var offsets: [Double] = []
             offsets.reserveCapacity(mesh.deformValueCount)
             for i in 0..<count {
@@ -669,7 +754,7 @@ struct DragonBonesNormalizer {
                 }
             }
             return MeshDeform(mesh: id, offsets: offsets)
-        }
+        } }
     }
 
     // MARK: Z order

@@ -10,6 +10,11 @@ import KeyframeModel
 struct FlumpJSONReader {
     /// Reads the library at the root of `cursor`.
     static func read(_ cursor: JSONCursor) throws(JSONSchemaError) -> FlumpLibrary {
+        // The pre-release schema (flambe's `Format.hx`: `version`, `checksum`, movies named by `symbol`, a single
+        // `rotation`) is not read; say so instead of complaining about a missing key.
+        if cursor.has("checksum"), cursor.has("version"), !cursor.has("frameRate") {
+            throw cursor.error("this is Flump's pre-release format (\"version\", \"checksum\", no \"frameRate\"); only the 2013 and later schemas are read")
+        }
         let frameRateCursor = try cursor.member("frameRate")
         let frameRate = try frameRateCursor.lenientNumber()
         var notes: [(code: String, message: String, location: FlumpLocation)] = []

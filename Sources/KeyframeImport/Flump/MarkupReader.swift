@@ -107,10 +107,13 @@ struct MarkupReader {
             if bytes[index] != UInt8(ascii: "<") {
                 try text()
             } else if starts(with: "</") {
+                let (endLine, endColumn) = position
                 index += 2
                 let closing = try self.name(what: "element name in the end tag")
                 guard closing == name else {
-                    throw error("the end tag </\(closing)> does not match <\(name)> opened at line \(startLine), column \(startColumn)")
+                    throw MarkupSyntaxError(
+                        message: "the end tag </\(closing)> does not match <\(name)> opened at line \(startLine), column \(startColumn)",
+                        line: endLine, column: endColumn)
                 }
                 skipWhitespace()
                 guard index < bytes.count, bytes[index] == UInt8(ascii: ">") else {

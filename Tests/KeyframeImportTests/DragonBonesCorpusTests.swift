@@ -1,0 +1,148 @@
+import Foundation
+import KeyframeImport
+import KeyframeModel
+import KeyframeTestSupport
+import XCTest
+
+/// Every DragonBones export in ../shared/corpus/dragonbones converts: each armature and animation becomes a
+/// composition and a clip, the atlases' sub-textures become sprites, the output reads back identically and satisfies
+/// docs/keyframe.schema.json. Facts are taken from the raw files with Foundation's JSONSerialization.
+final class DragonBonesCorpusTests: XCTestCase {
+    static func raw(_ url: URL) throws -> [String: Any] {
+        try JSONSerialization.jsonObject(with: Data(contentsOf: url)) as! [String: Any]
+    }
+
+    /// The skeleton file and the atlas files of a corpus folder.
+    static func files(_ folder: URL) throws -> (skeleton: URL, atlases: [URL]) {
+        var skeleton: URL? = nil
+        var atlases: [URL] = []
+        for name in try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted() where name.hasSuffix(".json") {
+            let url = folder.appendingPathComponent(name)
+            let object = try raw(url)
+            if object["armature"] != nil { skeleton = url }
+            if object["SubTexture"] != nil || object["frames"] != nil { atlases.append(url) }
+        }
+        return (skeleton!, atlases)
+    }
+
+    static func version(_ object: [String: Any]) -> String {
+        if let text = object["version"] as? String { return text }
+        if let number = object["version"] as? Double { return String(format: "%.1f", number) }
+        return ""
+    }
+
+    func testEveryArmatureAndAnimationConverts() throws {
+        let folders = try TestPaths.corpus("dragonbones")
+        XCTAssertFalse(folders.isEmpty)
+        var converted = 0
+        for folder in folders {
+            let (skeletonURL, atlasURLs) = try Self.files(folder)
+            let skeleton = try Self.raw(skeletonURL)
+            let name = folder.lastPathComponent
+            let document: Document
+            do { document = try Importer.importDocument(at: folder) } catch {
+                XCTFail("\(name): \(error)")
+                continue
+            }
+            converted += 1
+            XCTAssertEqual(document.source.format, .dragonBones, name)
+            XCTAssertEqual(document.source.formatVersion, Self.version(skeleton), name)
+            var clipCount = 0
+            for armature in skeleton["armature"] as! [[String: Any]] {
+                let armatureName = armature["name"] as! String
+                let animations = armature["animation"] as? [[String: Any]] ?? []
+                if animations.isEmpty {
+                    XCTAssertNotNil(document.composition(armatureName), "\(name): setup composition of \(armatureName)")
+                }
+                for animation in animations {
+                    let id = "\(armatureName)/\(animation["name"] as! String)"
+                    guard let composition = document.composition(id) else {
+                        XCTFail("\(name): no composition \(id)")
+                        continue
+                    }
+                    clipCount += 1
+                    let bones = (armature["bone"] as? [[String: Any]] ?? []).count
+                    // 2.x data lists slots in the skins.
+                    let skinSlots = Set(((armature["skin"] as? [[String: Any]])?.first?["slot"] as? [[String: Any]] ?? [])
+                        .map { $0["name"] as! String })
+                    let slots = (armature["slot"] as? [[String: Any]])?.count ?? skinSlots.count
+                    XCTAssertEqual(composition.nodes.filter { $0.kind == .bone }.count, bones, id)
+                    XCTAssertEqual(composition.nodes.filter { $0.kind == .slot }.count, slots, id)
+                    let clip = document.clips.first { $0.composition == id }
+                    XCTAssertEqual(clip?.loopCount, (animation["playTimes"] as? Int) ?? (animation["loop"] as? Int) ?? 1, id)
+                    // A finite clip ends on the animation's end pose (one frame more); a looping one spans whole
+                    // plays (several when a timeline runs slower than its animation).
+                    let frames = Double(animation["duration"] as? Int ?? 1) * (animation["scale"] as? Double ?? 1)
+                    let duration = clip?.duration.value ?? 0
+                    if clip?.loopCount == 0 && frames > 0 {
+                        let plays = duration / frames
+                        XCTAssert(plays >= 1 && plays == plays.rounded(), "\(id): \(duration) frames for \(frames)")
+                    } else {
+                        XCTAssertGreaterThanOrEqual(duration, frames, id)
+                        XCTAssertLessThanOrEqual(duration, max(frames + 1, 1), id)
+                    }
+                }
+            }
+            XCTAssertEqual(document.clips.count, clipCount, name)
+            var textures = Set<String>()
+            for atlas in atlasURLs {
+                for texture in try Self.raw(atlas)["SubTexture"] as? [[String: Any]] ?? [] {
+                    textures.insert(texture["name"] as! String)
+                }
+            }
+            XCTAssertEqual(Set(document.assets.sprites.map(\.id)), textures, name)
+            // The normalized JSON reads back to the same document.
+            XCTAssertEqual(try Document(jsonBytes: document.jsonBytes()), document, name)
+        }
+        XCTAssertEqual(converted, folders.count)
+    }
+
+    func testMeshesAndIKAreKept() throws {
+        let folder = try TestPaths.corpus("dragonbones").first { $0.lastPathComponent == "db5.5-youxin-body-mesh" }
+        guard let folder else { throw XCTSkip("db5.5-youxin-body-mesh missing") }
+        let document = try Importer.importDocument(at: folder)
+        let skeleton = try Self.raw(try Self.files(folder).skeleton)
+        let armature = (skeleton["armature"] as! [[String: Any]])[0]
+        var meshDisplays = 0
+        for slot in ((armature["skin"] as! [[String: Any]])[0]["slot"] as! [[String: Any]]) {
+            for display in slot["display"] as? [[String: Any]] ?? [] where display["type"] as? String == "mesh" {
+                meshDisplays += 1
+                let id = "body/\(slot["name"] as! String)/\(display["name"] as! String)"
+                let mesh = try XCTUnwrap(document.assets.meshes.first { $0.id == id }, id)
+                XCTAssertEqual(mesh.vertices.count * 2, (display["vertices"] as! [Double]).count)
+                XCTAssertEqual(mesh.triangles, display["triangles"] as! [Int])
+                XCTAssertEqual(mesh.weights?.count, mesh.vertices.count)
+            }
+        }
+        XCTAssertEqual(document.assets.meshes.count, meshDisplays)
+        XCTAssertEqual(document.compositions[0].ik.count, (armature["ik"] as! [Any]).count)
+    }
+
+    func testCorpusOutputMatchesTheSchema() throws {
+        let folders = try TestPaths.corpus("dragonbones")
+        let output = try TestPaths.temporaryFolder("keyframe-dragonbones-schema")
+        defer { try? FileManager.default.removeItem(at: output) }
+        var files: [String] = []
+        for folder in folders {
+            let file = output.appendingPathComponent("\(folder.lastPathComponent).json")
+            try Data(try Importer.importDocument(at: folder).jsonBytes()).write(to: file)
+            files.append(file.path)
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "Scripts/validate-schema.py"] + files
+        process.currentDirectoryURL = TestPaths.packageRoot
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        do { try process.run() } catch { throw XCTSkip("cannot run python3 (\(error)); schema validation skipped") }
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        switch process.terminationStatus {
+        case 0: XCTAssertEqual(text.components(separatedBy: ": valid").count - 1, files.count, text)
+        case 3: throw XCTSkip("python3 has no `jsonschema` package; schema validation skipped")
+        case 126, 127: throw XCTSkip("python3 is not installed; schema validation skipped")
+        default: XCTFail("DragonBones output does not match docs/keyframe.schema.json:\n\(text)")
+        }
+    }
+}
