@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyframeEngine
 import KeyframeImport
 import KeyframeModel
 import KeyframePNG
@@ -103,21 +104,15 @@ struct Render: ParsableCommand {
             }
             throw fail(message)
         }
-        if script != nil {
-            throw fail("--script is not available yet")
+        if let script {
+            try renderScript(script, inputScene: scene, inputPath: inputURL.standardizedFileURL.path)
+            return
         }
         var session = RenderSession(scene: scene)
+        configure(&session)
         session.clips = clip.isEmpty ? nil : clip
-        session.fps = fps
         if let frames, let range = Render.parseRange(frames) { session.selection = .range(range) }
         if !at.isEmpty { session.selection = .times(at) }
-        session.fit = fit
-        session.size = size.flatMap(Render.parseSize)
-        session.background = background.flatMap(Render.parseColor) ?? .transparent
-        session.png = PNGEncodingOptions(preset: png)
-        session.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
-        session.outputFolder = URL(fileURLWithPath: output)
-        session.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
 
         let bar = quiet ? nil : ProgressBar.forStandardError()
         let summaries: [RenderSession.Summary]
@@ -140,6 +135,80 @@ struct Render: ParsableCommand {
                   + "\(summary.framing.width)×\(summary.framing.height)\(fitNote)\(files)")
         }
         if let contactSheet { print("contact sheet: \(contactSheet)") }
+    }
+
+    /// The session settings shared by clip and script renders.
+    func configure(_ session: inout RenderSession) {
+        session.fps = fps
+        session.fit = fit
+        session.size = size.flatMap(Render.parseSize)
+        session.background = background.flatMap(Render.parseColor) ?? .transparent
+        session.png = PNGEncodingOptions(preset: png)
+        session.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        session.outputFolder = URL(fileURLWithPath: output)
+        session.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
+    }
+
+    /// Plays `scriptPath` on the virtual clock at the output rate and renders every tick: each animator with a clip
+    /// target draws its clip at its clip time, in declaration order. INPUT's stage frames the picture.
+    func renderScript(_ scriptPath: String, inputScene: RenderScene, inputPath: String) throws {
+        if frames != nil || !at.isEmpty || !clip.isEmpty {
+            throw fail("--script renders the script's own timeline; --clip, --frames and --at do not apply")
+        }
+        let url = URL(fileURLWithPath: scriptPath)
+        let documents = Play.Documents(relativeTo: url.deletingLastPathComponent())
+        let ticks: [ScriptTick]
+        let rate = fps ?? inputScene.document.frameRate.framesPerSecond
+        do {
+            let bytes = Array(try Data(contentsOf: url))
+            let parsed = try AnimatorScript(jsonBytes: bytes, file: url.lastPathComponent)
+            let runner = try ScriptRunner(script: parsed, resolver: documents.resolve)
+            ticks = try runner.run(fps: rate)
+        } catch let error as CocoaError {
+            throw fail("\(scriptPath): cannot read the script: \(error.localizedDescription)")
+        } catch {
+            throw fail("\(error)")
+        }
+        // Scene 0 is INPUT; every other document the script loaded gets its own scene.
+        var scenes = [inputScene]
+        var documentList = [inputScene.document]
+        var index = [inputPath: 0]
+        for (path, document) in documents.loaded.sorted(by: { $0.key < $1.key }) where index[path] == nil {
+            do {
+                let folder = try Importer.detect(URL(fileURLWithPath: path)).folder
+                scenes.append(try RenderScene(document: document, assetsFolder: folder))
+            } catch {
+                throw fail("\(error)")
+            }
+            documentList.append(document)
+            index[path] = scenes.count - 1
+        }
+        var session = RenderSession(scene: inputScene)
+        configure(&session)
+        let bar = quiet ? nil : ProgressBar.forStandardError()
+        let summary: RenderSession.Summary
+        do {
+            let plans = try FramePlan.plans(for: ticks, scenes: index, documents: documentList)
+            var progress: (@Sendable (String, Int, Int) -> Void)? = nil
+            if let bar {
+                progress = { name, done, total in bar.update(label: name, done: done, total: total) }
+            }
+            summary = try session.run(name: url.deletingPathExtension().lastPathComponent, plans: plans,
+                                      scenes: scenes, progress: progress)
+        } catch {
+            bar?.finish()
+            throw fail("\(error)")
+        }
+        bar?.finish()
+        guard !quiet else { return }
+        print("\(summary.name): \(summary.frames.count) frame(s) at \(formatNumber(rate)) fps, "
+              + "\(summary.framing.width)×\(summary.framing.height): \(Render.describe(summary.paths))")
+        if let contactSheet { print("contact sheet: \(contactSheet)") }
+    }
+
+    /// `24`, `29.97`.
+    func formatNumber(_ value: Double) -> String {
+        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// `out/walk-0000.png … walk-0023.png`, or the one path.

@@ -10,7 +10,9 @@ final class RenderCLITests: XCTestCase {
         var stderr: String
     }
 
-    func run(_ arguments: [String]) throws -> Run {
+    func run(_ arguments: [String]) throws -> Run { try Self.run(arguments) }
+
+    static func run(_ arguments: [String]) throws -> Run {
         let process = Process()
         process.executableURL = CLITests.binary
         process.arguments = arguments
@@ -128,5 +130,48 @@ final class RenderCLITests: XCTestCase {
         XCTAssertEqual(result.status, 1)
         XCTAssertTrue(result.stderr.contains(".png"), result.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [])
+    }
+}
+
+/// `keyframe render --script`: an interaction rendered tick by tick.
+final class RenderScriptCLITests: XCTestCase {
+    func testScriptFramesFollowTheAnimatorsTimeline() throws {
+        let script = TestPaths.packageRoot.appendingPathComponent("Samples/scripts/walker-interaction.json").path
+        let walker = TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path
+        let out = try TestPaths.temporaryFolder("render-script")
+        let played = try RenderCLITests.run(["play", script, "--fps", "12", "--json"])
+        XCTAssertEqual(played.status, 0, played.stderr)
+        let ticks = played.stdout.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+        XCTAssertGreaterThan(ticks.count, 5)
+        let result = try RenderCLITests.run(["render", walker, "--script", script, "--fps", "12", "--fit", "content",
+                                  "-o", out.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()
+        XCTAssertEqual(files.count, ticks.count, "one frame per tick of `keyframe play`")
+
+        // Where the walker's clip time is equal on two ticks (paused), the frames are identical; where it moved,
+        // they differ.
+        func clipFrame(_ tick: [String: Any]) -> Double? {
+            let animators = tick["animators"] as? [[String: Any]] ?? []
+            let walker = animators.first { $0["name"] as? String == "walker" }
+            return ((walker?["clip"] as? [String: Any])?["frames"] as? NSNumber)?.doubleValue
+        }
+        var same = 0, moved = 0
+        for k in 1..<ticks.count {
+            guard let a = clipFrame(ticks[k - 1]), let b = clipFrame(ticks[k]) else { continue }
+            let left = try Data(contentsOf: out.appendingPathComponent(files[k - 1]))
+            let right = try Data(contentsOf: out.appendingPathComponent(files[k]))
+            if abs(a - b) < 1e-9 {
+                XCTAssertEqual(left, right, "ticks \(k - 1) and \(k) show clip frame \(a) but differ")
+                same += 1
+            } else if min(Int(a), 23) != min(Int(b), 23) {  // the walk clip's last frame is 23; its end shows it
+                XCTAssertNotEqual(left, right, "ticks \(k - 1) and \(k) show frames \(a) and \(b) but look alike")
+                moved += 1
+            }
+        }
+        XCTAssertGreaterThan(same, 0, "the script pauses, so some ticks repeat a frame")
+        XCTAssertGreaterThan(moved, 0)
     }
 }
