@@ -173,6 +173,17 @@ final class FlumpBadInputTests: XCTestCase {
         XCTAssertEqual("\(xmlError)", "library.xml:2:5: <kf> attribute index: 9223372036854775807 is out of range")
     }
 
+    /// Folder detection: an XML library under another name is found by its `<resources>` root; another XML (a
+    /// Starling atlas) is not taken for Flump.
+    func testFolderDetectionLooksAtTheXMLRoot() throws {
+        let flump = try FlumpFixture("<resources md5=\"x\"/>", file: "anim.xml")
+        XCTAssertEqual(try Importer.detect(flump.folder).file, "anim.xml")
+        let starling = try FlumpFixture("<TextureAtlas imagePath=\"atlas0.png\"/>", file: "atlas.xml")
+        XCTAssertThrowsError(try Importer.detect(starling.folder)) { error in
+            guard case .unrecognizedInput? = (error as? ImportError)?.kind else { return XCTFail("\(error)") }
+        }
+    }
+
     func testDoctypeIsRefused() throws {
         let fixture = try FlumpFixture("<!DOCTYPE r [<!ENTITY x \"y\">]>\n<resources/>", file: "library.xml")
         let error = try XCTUnwrap(importError(fixture))
