@@ -214,6 +214,10 @@ struct DragonBonesNormalizer {
     // MARK: Meshes
 
     private mutating func buildMeshes(_ armature: DragonBonesWire.Armature, skeleton: Skeleton) throws(ImportError) {
+        if armature.pathConstraintCount > 0 {
+            warn("path-not-supported", "path constraints are not supported; the bones they drive keep their animated pose",
+                 armature.path.appending("constraint"))
+        }
         if armature.skins.count > 1 {
             warn("extra-skins-not-converted",
                  "armature \"\(armature.name)\" has \(armature.skins.count) skins; only the first (\"\(armature.skins[0].name)\") is converted",

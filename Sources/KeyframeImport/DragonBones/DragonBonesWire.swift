@@ -39,6 +39,8 @@ enum DragonBonesWire {
         var animations: [Animation]
         /// The animation named by `defaultActions[].gotoAndPlay`, when present.
         var defaultAnimation: String?
+        /// Path constraints (not converted).
+        var pathConstraintCount = 0
         var path: JSONPath
     }
 
