@@ -178,6 +178,16 @@ struct DragonBonesReader {
                     (f) throws(JSONSchemaError) in
                     Int(f.has("value") ? try number(f, "value", 0) : try number(f, "displayIndex", 0))
                 }
+                // A slot frame's action plays an animation of the child armature the slot shows (converted).
+                for frame in try cursor.member(displayKey).array() {
+                    var play: String? = nil
+                    if case .string(let name)? = frame.value["action"] { play = name }
+                    for action in try optionalArray(frame, "actions") where play == nil {
+                        play = try optionalString(action, "gotoAndPlay")
+                    }
+                    timeline.childPlays.append(play)
+                    if play != nil { events -= 1 }
+                }
             }
             let colorKey = cursor.has("colorFrame") ? "colorFrame" : "frame"
             if cursor.has(colorKey) {

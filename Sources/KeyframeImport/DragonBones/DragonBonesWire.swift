@@ -137,6 +137,8 @@ enum DragonBonesWire {
         var name: String
         var scale = 1.0, offset = 0.0
         var display: [Frame<Int>]?
+        /// Per display frame, the animation its `actions` (`gotoAndPlay`) start in a child armature, if any.
+        var childPlays: [String?] = []
         var color: [Frame<Color>]?
         var path: JSONPath
     }
