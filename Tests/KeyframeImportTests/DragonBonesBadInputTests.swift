@@ -136,6 +136,16 @@ final class DragonBonesBadInputTests: XCTestCase {
         XCTAssertEqual(document.diagnostics.map(\.code), ["dbbin-not-read"])
     }
 
+    func testConstraintListsReadIKAndReportPathConstraints() throws {
+        let body = Self.good.replacingOccurrences(
+            of: #""slot":[{"name":"s","parent":"b"}]"#,
+            with: #""constraint":[{"type":"ik","name":"k","bone":"b","target":"root"},{"type":"path","name":"p"}],"slot":[{"name":"s","parent":"b"}]"#)
+        let document = try Importer.importDocument(at: try fixture(Self.skeleton(body, version: "5.6")))
+        XCTAssertEqual(document.compositions[0].ik.map(\.bone), ["bone:b"])
+        let diagnostic = try XCTUnwrap(document.diagnostics.first { $0.code == "path-not-supported" })
+        XCTAssertEqual(diagnostic.path, "armature[0].constraint")
+    }
+
     func testUnconvertedFeaturesBecomeDiagnostics() throws {
         let body = Self.good
             .replacingOccurrences(of: #"{"name":"a"}"#, with: #"{"name":"a"},{"name":"hit","type":"boundingBox"}"#)

@@ -118,6 +118,33 @@ final class DragonBonesCorpusTests: XCTestCase {
         XCTAssertEqual(document.compositions[0].ik.count, (armature["ik"] as! [Any]).count)
     }
 
+    func testSlotActionsPlayChildArmatureAnimations() throws {
+        // progress_bar's "idle" starts the nested "loading" armature's idle at frame 0 and its "hide" at frame 100.
+        guard let folder = try TestPaths.corpus("dragonbones").first(where: { $0.lastPathComponent == "db5.5-progress-bar" })
+        else { throw XCTSkip("db5.5-progress-bar missing") }
+        let skeleton = try Self.raw(try Self.files(folder).skeleton)
+        let armature = (skeleton["armature"] as! [[String: Any]]).first { $0["name"] as? String == "progress_bar" }!
+        let animation = (armature["animation"] as! [[String: Any]]).first { $0["name"] as? String == "idle" }!
+        let timeline = (animation["slot"] as! [[String: Any]]).first { $0["name"] as? String == "loading" }!
+        var expected: [(Double, String)] = []
+        var start = 0.0
+        for frame in timeline["displayFrame"] as! [[String: Any]] {
+            if let play = (frame["actions"] as? [[String: Any]])?.first?["gotoAndPlay"] as? String {
+                expected.append((start, "loading/\(play)"))
+            }
+            start += Double(frame["duration"] as? Int ?? 1)
+        }
+        let document = try Importer.importDocument(at: folder)
+        let node = try XCTUnwrap(document.composition("progress_bar/idle")?.nodes.first { $0.id == "slot:loading" })
+        let actual = (node.tracks.content?.keyframes ?? []).compactMap { keyframe -> (Double, String)? in
+            if case .composition(let instance) = keyframe.value { return (keyframe.frame.value, instance.composition) }
+            return nil
+        }
+        XCTAssertEqual(actual.map(\.0), expected.map(\.0))
+        XCTAssertEqual(actual.map(\.1), expected.map(\.1))
+        XCTAssertEqual(expected.count, 2)
+    }
+
     func testCorpusOutputMatchesTheSchema() throws {
         let folders = try TestPaths.corpus("dragonbones")
         let output = try TestPaths.temporaryFolder("keyframe-dragonbones-schema")

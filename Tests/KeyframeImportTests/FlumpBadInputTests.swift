@@ -159,6 +159,31 @@ final class FlumpBadInputTests: XCTestCase {
         XCTAssertEqual("\(error)", #"library.json: at $: this is Flump's pre-release format ("version", "checksum", no "frameRate"); only the 2013 and later schemas are read"#)
     }
 
+    func testOutOfRangeNumbersAreErrorsNotTraps() throws {
+        let tint = #"[{"id":"m","layers":[{"name":"l","keyframes":[{"index":0,"duration":1,"ref":"a","tint":[0.5,1e300]}]}]}]"#
+        let error = try XCTUnwrap(importError(try FlumpFixture(FlumpFixture.json(movies: tint))))
+        XCTAssertEqual("\(error)", "library.json: at movies[0].layers[0].keyframes[0].tint[1]: a tint colour is an integer 0…0xFFFFFF, found 1e+300")
+        let xml = """
+            <resources md5="x"><movie name="m" frameRate="24"><layer name="l">
+            <kf index="9223372036854775807" duration="9" ref="a"/><kf duration="1" ref="a"/></layer></movie>
+            <textureGroups><textureGroup scaleFactor="1"><atlas file="atlas0.png">
+            <texture name="a" rect="0,0,2,2" origin="1,1"/></atlas></textureGroup></textureGroups></resources>
+            """
+        let xmlError = try XCTUnwrap(importError(try FlumpFixture(xml, file: "library.xml")))
+        XCTAssertEqual("\(xmlError)", "library.xml:2:5: <kf> attribute index: 9223372036854775807 is out of range")
+    }
+
+    /// Folder detection: an XML library under another name is found by its `<resources>` root; another XML (a
+    /// Starling atlas) is not taken for Flump.
+    func testFolderDetectionLooksAtTheXMLRoot() throws {
+        let flump = try FlumpFixture("<resources md5=\"x\"/>", file: "anim.xml")
+        XCTAssertEqual(try Importer.detect(flump.folder).file, "anim.xml")
+        let starling = try FlumpFixture("<TextureAtlas imagePath=\"atlas0.png\"/>", file: "atlas.xml")
+        XCTAssertThrowsError(try Importer.detect(starling.folder)) { error in
+            guard case .unrecognizedInput? = (error as? ImportError)?.kind else { return XCTFail("\(error)") }
+        }
+    }
+
     func testDoctypeIsRefused() throws {
         let fixture = try FlumpFixture("<!DOCTYPE r [<!ENTITY x \"y\">]>\n<resources/>", file: "library.xml")
         let error = try XCTUnwrap(importError(fixture))

@@ -146,6 +146,14 @@ final class FlumpGoldenTests: XCTestCase {
             default: XCTFail("\(where_): shows nothing, the reference shows \(symbol)")
             }
 
+            // The texture origin the reference draws with.
+            if isSprite, let origin = layer["origin"] as? [Double],
+                let sprite = document.assets.sprites.first(where: { $0.id == symbol })
+            {
+                XCTAssertEqual(sprite.origin.x, -origin[0], accuracy: 1e-9, where_)
+                XCTAssertEqual(sprite.origin.y, -origin[1], accuracy: 1e-9, where_)
+            }
+
             // The placement the reference gives, or drawFrame's where the port departs from it.
             let onTweenedLastKeyframe = rawKeyframe.index == rawLayer.keyframes.last?.index && rawKeyframe.tweened
                 && rawLayer.keyframes.count > 1

@@ -34,6 +34,8 @@ final class FlumpMarkupReaderTests: XCTestCase {
 
     func testLineBreaksInAttributesReadAsSpaces() throws {
         XCTAssertEqual(try parse("<r a=\"1,\n2\"/>").attribute("a")?.value, "1, 2")
+        XCTAssertEqual(try parse("<r a=\"1,\r\n2\tx\"/>").attribute("a")?.value, "1, 2 x")
+        XCTAssertEqual(try parse("<r\r\n a=\"1\"/>").attribute("a").map { [$0.line, $0.column] }, [2, 2])
     }
 
     func testColumnsCountCharactersNotBytes() throws {

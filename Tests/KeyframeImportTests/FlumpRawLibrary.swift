@@ -14,6 +14,7 @@ struct FlumpRawLibrary {
         var tweened: Bool
         var x: Double, y: Double, scaleX: Double, scaleY: Double, skewX: Double, skewY: Double
         var pivotX: Double, pivotY: Double, alpha: Double, visible: Bool
+        var ease: Double = 0
     }
     struct Layer {
         var name: String
@@ -86,7 +87,7 @@ struct FlumpRawLibrary {
                         tweened: (k["tweened"] as? Bool) ?? true,
                         x: loc.0, y: loc.1, scaleX: scale.0, scaleY: scale.1, skewX: skew.0, skewY: skew.1,
                         pivotX: pivot.0, pivotY: pivot.1, alpha: (k["alpha"] as? NSNumber)?.doubleValue ?? 1,
-                        visible: (k["visible"] as? Bool) ?? true))
+                        visible: (k["visible"] as? Bool) ?? true, ease: (k["ease"] as? NSNumber)?.doubleValue ?? 0))
                 }
                 layers.append(Layer(name: layer["name"] as? String ?? "", flipbook: (layer["flipbook"] as? Bool) ?? false,
                                     keyframes: keyframes))
@@ -158,7 +159,7 @@ private final class XMLCollector: NSObject, XMLParserDelegate {
                 label: attributes["label"], tweened: attributes["tweened"] != "false",
                 x: loc[0], y: loc[1], scaleX: scale[0], scaleY: scale[1], skewX: skew[0], skewY: skew[1],
                 pivotX: pivot[0], pivotY: pivot[1], alpha: attributes["alpha"].flatMap(Double.init) ?? 1,
-                visible: attributes["visible"] != "false"))
+                visible: attributes["visible"] != "false", ease: attributes["ease"].flatMap(Double.init) ?? 0))
             movies[movies.count - 1].layers.append(layer)
         case "textureGroup":
             groups.append((attributes["scaleFactor"].flatMap(Double.init) ?? 1, [], []))

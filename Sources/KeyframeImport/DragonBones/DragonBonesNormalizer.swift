@@ -214,6 +214,10 @@ struct DragonBonesNormalizer {
     // MARK: Meshes
 
     private mutating func buildMeshes(_ armature: DragonBonesWire.Armature, skeleton: Skeleton) throws(ImportError) {
+        if armature.pathConstraintCount > 0 {
+            warn("path-not-supported", "path constraints are not supported; the bones they drive keep their animated pose",
+                 armature.path.appending("constraint"))
+        }
         if armature.skins.count > 1 {
             warn("extra-skins-not-converted",
                  "armature \"\(armature.name)\" has \(armature.skins.count) skins; only the first (\"\(armature.skins[0].name)\") is converted",
@@ -355,6 +359,12 @@ struct DragonBonesNormalizer {
         let duration = max(length * Double(repeats) + (looping ? 0 : 1), 1)
         return Composition(id: id, name: animation?.name ?? armature.name, duration: Frames(duration), nodes: nodes,
                            ik: constraints)
+    }
+
+    /// A display keyframe: the display index and the child-armature animation its action plays.
+    struct DisplayKey: Sendable {
+        var index: Int
+        var play: String?
     }
 
     // MARK: Timing
@@ -576,12 +586,18 @@ struct DragonBonesNormalizer {
                                      timing: Timing) throws(ImportError) -> NodeTracks {
         let displays = skeleton.displays[slot.name] ?? []
         let timeline = animation?.slots.first { $0.name == slot.name }
-        var displayKeys: [(start: Int, index: Int)] = [(0, slot.displayIndex)]
+        var displayKeys: [(start: Int, index: Int, play: String?)] = [(0, slot.displayIndex, nil)]
         let shifted = timeline.map { DragonBonesTimelineBaker.isShifted(scale: $0.scale, offset: $0.offset) } ?? false
             || timing.repeats > 1
         var displayScale = timing.frameScale
         if let frames = timeline?.display, !frames.isEmpty {
-            displayKeys = Self.place(frames, length: timing.length).map { ($0.start, $0.frame.value) }
+            // Placing (frame, play) pairs keeps each frame's child action with it.
+            let plays = timeline?.childPlays ?? []
+            let paired = frames.enumerated().map { offset, frame in
+                DragonBonesWire.Frame(duration: frame.duration, tween: frame.tween,
+                                      value: DisplayKey(index: frame.value, play: offset < plays.count ? plays[offset] : nil))
+            }
+            displayKeys = Self.place(paired, length: timing.length).map { ($0.start, $0.frame.value.index, $0.frame.value.play) }
             if shifted { displayScale = 1 }
         }
         var tracks = NodeTracks()
@@ -593,6 +609,7 @@ struct DragonBonesNormalizer {
             let frame = Frames(Double(key.start) * displayScale)
             let index = key.index < displays.count ? key.index : displays.count - 1
             var value = NodeContent.none
+            var restart = false
             var transform = DragonBonesWire.Transform()
             var slotPivot = Vector2.zero
             if index >= 0 {
@@ -613,9 +630,17 @@ struct DragonBonesNormalizer {
                     if let id = meshIDs["\(armature.name)\u{1}\(slot.name)\u{1}\(display.name)"] { value = .mesh(id) }
                 case "armature":
                     if let child = data.armatures.first(where: { $0.name == display.path }) {
-                        let playTimes = defaultAnimation(child)?.playTimes ?? 0
+                        // The child plays the animation a slot action names, else its default one.
+                        var animation = defaultAnimation(child)
+                        var id = defaultCompositionID(child)
+                        if let play = key.play, let named = child.animations.first(where: { $0.name == play }) {
+                            animation = named
+                            id = "\(child.name)/\(play)"
+                            restart = true
+                        }
+                        let playTimes = animation?.playTimes ?? 0
                         value = .composition(CompositionInstance(
-                            composition: defaultCompositionID(child), firstFrame: .zero,
+                            composition: id, firstFrame: .zero,
                             loop: playTimes == 1 ? .playOnce : .loop, clock: .independent))
                     } else {
                         warn("unknown-armature", "display names an armature \"\(display.path)\" that the data does not define",
@@ -630,11 +655,9 @@ struct DragonBonesNormalizer {
                 }
             }
             let angles = Self.components(transform)
-            if previous == nil || previous != value || content.keyframes.isEmpty {
-                // A nested armature restarts only when it is shown anew.
-                if case .composition = value, case .composition = previous ?? .none, previous == value {} else {
-                    content.appendRestarting(Keyframe(frame: frame, value: value))
-                }
+            // A nested armature restarts when it is shown anew or an action plays one of its animations.
+            if restart || previous == nil || previous != value || content.keyframes.isEmpty {
+                content.appendRestarting(Keyframe(frame: frame, value: value))
             }
             previous = value
             position.append(Keyframe(frame: frame, value: Vector2(x: transform.x, y: transform.y)))

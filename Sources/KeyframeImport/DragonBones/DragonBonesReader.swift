@@ -67,7 +67,14 @@ struct DragonBonesReader {
             skins.append(DragonBonesWire.Skin(name: try string(cursor, "name", "default"), displays: displays))
         }
         var ik: [DragonBonesWire.IK] = []
-        for cursor in try optionalArray(json, "ik") {
+        var pathConstraints = 0
+        // 5.6+ lists constraints under `constraint` with a `type` (ik or path); older data has `ik`.
+        var ikCursors = try optionalArray(json, "ik")
+        for cursor in try optionalArray(json, "constraint") {
+            let type = try string(cursor, "type", "ik")
+            if type == "ik" || type == "0" { ikCursors.append(cursor) } else { pathConstraints += 1 }
+        }
+        for cursor in ikCursors {
             var bone = try cursor.member(anyOf: ["bone", "name"])
             if let explicit = try cursor.optionalMember("bone") { bone = explicit }
             ik.append(DragonBonesWire.IK(
@@ -88,7 +95,7 @@ struct DragonBonesReader {
         return DragonBonesWire.Armature(
             name: try json.member("name").string(), frameRate: frameRate.flatMap { $0 > 0 ? $0 : nil }, bones: bones,
             slots: slots, skins: skins, ik: ik, animations: animations, defaultAnimation: defaultAnimation,
-            path: json.path)
+            pathConstraintCount: pathConstraints, path: json.path)
     }
 
     private func readDisplay(_ json: JSONCursor) throws(JSONSchemaError) -> DragonBonesWire.Display {
@@ -170,6 +177,16 @@ struct DragonBonesReader {
                 timeline.display = try frames(cursor, displayKey, tweened: false, events: &events) {
                     (f) throws(JSONSchemaError) in
                     Int(f.has("value") ? try number(f, "value", 0) : try number(f, "displayIndex", 0))
+                }
+                // A slot frame's action plays an animation of the child armature the slot shows (converted).
+                for frame in try cursor.member(displayKey).array() {
+                    var play: String? = nil
+                    if case .string(let name)? = frame.value["action"] { play = name }
+                    for action in try optionalArray(frame, "actions") where play == nil {
+                        play = try optionalString(action, "gotoAndPlay")
+                    }
+                    timeline.childPlays.append(play)
+                    if play != nil { events -= 1 }
                 }
             }
             let colorKey = cursor.has("colorFrame") ? "colorFrame" : "frame"

@@ -39,6 +39,8 @@ enum DragonBonesWire {
         var animations: [Animation]
         /// The animation named by `defaultActions[].gotoAndPlay`, when present.
         var defaultAnimation: String?
+        /// Path constraints (not converted).
+        var pathConstraintCount = 0
         var path: JSONPath
     }
 
@@ -135,6 +137,8 @@ enum DragonBonesWire {
         var name: String
         var scale = 1.0, offset = 0.0
         var display: [Frame<Int>]?
+        /// Per display frame, the animation its `actions` (`gotoAndPlay`) start in a child armature, if any.
+        var childPlays: [String?] = []
         var color: [Frame<Color>]?
         var path: JSONPath
     }

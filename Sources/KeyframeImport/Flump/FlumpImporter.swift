@@ -194,7 +194,9 @@ struct FlumpImporter {
             guard keyframe.duration >= 1 else {
                 throw keyframe.source.error(file: file, "keyframe duration \(keyframe.duration) must be at least 1 frame")
             }
-            guard keyframe.index >= 0, keyframe.index + keyframe.duration <= FlumpImporter.maximumTimelineFrames else {
+            guard keyframe.index >= 0, keyframe.index <= FlumpImporter.maximumTimelineFrames,
+                keyframe.duration <= FlumpImporter.maximumTimelineFrames - keyframe.index
+            else {
                 throw keyframe.source.error(
                     file: file,
                     "keyframe \(keyframe.index)…\(keyframe.index + keyframe.duration) lies outside 0…\(FlumpImporter.maximumTimelineFrames) (timelines are limited to \(FlumpImporter.maximumTimelineFrames) frames)")

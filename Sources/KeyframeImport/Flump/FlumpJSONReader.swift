@@ -96,7 +96,11 @@ struct FlumpJSONReader {
         if let tint = try cursor.optionalMember("tint") {
             let values = try tint.array()
             guard values.count == 2 else { throw tint.error("a tint needs [multiplier, colour], found \(values.count) values") }
-            keyframe.tint = (try values[0].lenientNumber(), Int(try values[1].lenientNumber()))
+            let rgb = try values[1].lenientNumber()
+            guard rgb >= 0, rgb <= 0xFFFFFF, rgb == rgb.rounded() else {
+                throw values[1].error("a tint colour is an integer 0…0xFFFFFF, found \(rgb)")
+            }
+            keyframe.tint = (try values[0].lenientNumber(), Int(rgb))
         }
         return keyframe
     }

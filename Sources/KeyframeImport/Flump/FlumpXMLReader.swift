@@ -133,6 +133,9 @@ struct FlumpXMLReader {
                 guard values.count == 2 else {
                     throw fail(attribute, "<kf> attribute tint: expected \"multiplier,colour\", found \"\(attribute.value)\"")
                 }
+                guard values[1] >= 0, values[1] <= 0xFFFFFF, values[1] == values[1].rounded() else {
+                    throw fail(attribute, "<kf> attribute tint: the colour must be an integer 0…0xFFFFFF, found \"\(attribute.value)\"")
+                }
                 keyframe.tint = (values[0], Int(values[1]))
             default:
                 break
@@ -205,8 +208,13 @@ struct FlumpXMLReader {
     }
 
     private func integer(_ attribute: MarkupAttribute, in element: MarkupElement) throws(ImportError) -> Int {
-        guard let value = Int(attribute.value.trimmingSpaces) else {
+        // Bounded like JSON integers (±2⁵³), so that sums of indices and durations cannot overflow.
+        let text = attribute.value.trimmingSpaces
+        guard let value = Int(text) ?? (text.allSatisfy { $0.isNumber || $0 == "-" } && !text.isEmpty ? Int.max : nil) else {
             throw fail(attribute, "<\(element.name)> attribute \(attribute.name): expected an integer, found \"\(attribute.value)\"")
+        }
+        guard abs(value) <= 9_007_199_254_740_992 else {
+            throw fail(attribute, "<\(element.name)> attribute \(attribute.name): \(attribute.value) is out of range")
         }
         return value
     }

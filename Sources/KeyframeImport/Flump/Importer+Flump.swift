@@ -3,11 +3,16 @@ import KeyframeJSON
 
 extension Importer {
     /// The Flump library in a folder that has no `library.json`/`library.xml`: exports renamed by their runtimes
-    /// (StageXL's `flumpLibrary.json`, FlumpOBJC's `<name>.xml`). A single `.xml` file qualifies, as does the first
-    /// JSON file (in name order) whose top level has `movies` and `textureGroups` or `atlases`.
+    /// (StageXL's `flumpLibrary.json`, FlumpOBJC's `<name>.xml`): the first `.xml` file whose root element is
+    /// `<resources>` (Flump's XML root; Starling or DragonBones XML atlases have other roots), else the first JSON
+    /// file (in name order) whose top level has `movies` and `textureGroups` or `atlases`.
     static func flumpLibrary(in folder: URL, names: [String]) -> String? {
-        let xml = names.filter { $0.lowercased().hasSuffix(".xml") }
-        if xml.count == 1 { return xml[0] }
+        for name in names where name.lowercased().hasSuffix(".xml") {
+            guard let handle = try? FileHandle(forReadingFrom: folder.appendingPathComponent(name)) else { continue }
+            defer { try? handle.close() }
+            let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
+            if head.range(of: "<resources", options: []) != nil { return name }
+        }
         for name in names where name.lowercased().hasSuffix(".json") {
             let url = folder.appendingPathComponent(name)
             guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,

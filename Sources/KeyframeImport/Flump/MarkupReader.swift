@@ -183,6 +183,8 @@ struct MarkupReader {
                 // Attribute-value normalization: a line break reads as a space.
                 value.append(0x20)
                 newline()
+            case 0x0D where index + 1 < bytes.count && bytes[index + 1] == 0x0A:
+                index += 1  // CR LF is one line break: the LF that follows adds the space
             case 0x09, 0x0D:
                 value.append(0x20)
                 index += 1
