@@ -280,21 +280,27 @@ struct DragonBonesNormalizer {
             guard let inverse = Self.matrix(poses, at: start + 1).inverted else {
                 throw fail(path.appending("bonePose"), "a bone pose matrix is singular")
             }
+            guard abs(poses[start]) < 1_000_000 else {
+                throw fail(path.appending("bonePose"), "bone index \(poses[start]) is out of range")
+            }
             inverses[Int(poses[start])] = inverse
         }
         var result: [[MeshGeometry.Influence]] = []
         var k = 0
         for vertex in vertices {
             guard k < raw.count else { throw fail(path.appending("weights"), "weights end before the last vertex") }
+            guard raw[k] >= 0, raw[k] <= Double(raw.count) else {
+                throw fail(path.appending("weights"), "a vertex names \(raw[k]) bones")
+            }
             let boneCount = Int(raw[k])
             k += 1
-            guard boneCount >= 0, k + 2 * boneCount <= raw.count else {
+            guard k + 2 * boneCount <= raw.count else {
                 throw fail(path.appending("weights"), "weights end in the middle of a vertex")
             }
             let placed = slotPose.apply(vertex)
             var list: [MeshGeometry.Influence] = []
             for _ in 0..<boneCount {
-                let boneIndex = Int(raw[k])
+                let boneIndex = abs(raw[k]) < 1_000_000 ? Int(raw[k]) : -1
                 let weight = raw[k + 1]
                 k += 2
                 guard armature.bones.indices.contains(boneIndex), let inverse = inverses[boneIndex] else {
@@ -391,6 +397,7 @@ struct DragonBonesNormalizer {
         var result = 1
         let scales = animation.bones.map(\.scale) + animation.slots.map(\.scale) + animation.deforms.map(\.scale)
         for scale in scales {
+            guard scale > 0, scale < 100 else { continue }
             let hundredths = Int((scale * 100).rounded())
             guard hundredths > 0 else { continue }
             let plays = hundredths / gcd(hundredths, 100)
@@ -745,7 +752,7 @@ struct DragonBonesNormalizer {
         var boneInverse: [String: Matrix2D] = [:]
         if let poses = wire.bonePose {
             for start in stride(from: 0, to: poses.count - 6, by: 7) {
-                let index = Int(poses[start])
+                let index = abs(poses[start]) < 1_000_000 ? Int(poses[start]) : -1
                 if armature.bones.indices.contains(index), let inverse = Self.matrix(poses, at: start + 1).inverted {
                     boneInverse[Self.boneID(armature.bones[index].name)] = inverse
                 }
