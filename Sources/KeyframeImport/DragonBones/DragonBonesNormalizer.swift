@@ -119,8 +119,9 @@ struct DragonBonesNormalizer {
         var edges: [String: [String]] = [:]
         for armature in data.armatures {
             for skin in armature.skins.prefix(1) {
-                for displays in skin.displays.values {
-                    for display in displays where display.type == "armature" {
+                // In slot order, so a reported cycle names the same chain every time.
+                for slot in armature.slots {
+                    for display in skin.displays[slot.name] ?? [] where display.type == "armature" {
                         edges[armature.name, default: []].append(display.path)
                     }
                 }
