@@ -139,15 +139,18 @@ final class DragonBonesBadInputTests: XCTestCase {
         XCTAssert(importError(try fixture(Self.skeleton(body))).contains("cycle: arm → arm"))
     }
 
-    func testBinaryDataIsRefusedByName() throws {
+    func testBrokenBinaryDataIsRefusedByName() throws {
         let folder = try fixture(Self.skeleton(Self.good))
         let binary = folder.appendingPathComponent("t_ske.dbbin")
-        try Data([0x44, 0x42, 0x44, 0x54]).write(to: binary)
-        do {
-            _ = try Importer.importDocument(at: binary)
-            XCTFail("a .dbbin file should be refused")
-        } catch {
-            XCTAssert("\(error)".contains(".dbbin"), "\(error)")
+        for bytes: [UInt8] in [[0x44, 0x42, 0x44, 0x54], Array("DBDT\0\0\0\u{1}".utf8) + [200, 0, 0, 0] + Array("{}".utf8),
+                               Array("XXXX\0\0\0\u{1}".utf8) + [2, 0, 0, 0] + Array("{}".utf8)] {
+            try Data(bytes).write(to: binary)
+            do {
+                _ = try Importer.importDocument(at: binary)
+                XCTFail("a broken .dbbin file should be refused")
+            } catch {
+                XCTAssert("\(error)".hasPrefix("t_ske.dbbin"), "\(error)")
+            }
         }
         // Next to the JSON, the binary twin is noted but the JSON is converted.
         let document = try Importer.importDocument(at: folder)

@@ -227,8 +227,12 @@ struct DragonBonesNormalizer {
         for slot in skeleton.slots {
             for display in skeleton.displays[slot.name] ?? [] where display.type == "mesh" {
                 guard let wire = display.mesh else {
-                    warn("shared-mesh-not-converted", "mesh display \"\(display.name)\" shares another mesh's geometry; not drawn",
-                         display.jsonPath)
+                    if display.packedGeometry {
+                        warn("binary-mesh-not-converted", "meshes of binary data are not converted; not drawn", display.jsonPath)
+                    } else {
+                        warn("shared-mesh-not-converted",
+                             "mesh display \"\(display.name)\" shares another mesh's geometry; not drawn", display.jsonPath)
+                    }
                     continue
                 }
                 guard spriteIDs.contains(display.path) else {
@@ -470,6 +474,19 @@ struct DragonBonesNormalizer {
             for i in stride(from: 0, to: values.count - 1, by: 2) { points.append(Vector2(x: values[i], y: values[i + 1])) }
             guard points.count >= 4, (points.count - 1) % 3 == 0 else { return .linear }
             return .bezierPath(points: points, sampledSteps: count)
+        case .samples(let values):
+            // Straight segments between the samples (controls at thirds): the runtime's linear interpolation.
+            let ys = [0] + values + [1]
+            let steps = Double(ys.count - 1)
+            var points = [Vector2.zero]
+            for k in 1..<ys.count {
+                let x0 = Double(k - 1) / steps, x1 = Double(k) / steps
+                let y0 = ys[k - 1], y1 = ys[k]
+                points.append(Vector2(x: x0 + (x1 - x0) / 3, y: y0 + (y1 - y0) / 3))
+                points.append(Vector2(x: x0 + 2 * (x1 - x0) / 3, y: y0 + 2 * (y1 - y0) / 3))
+                points.append(Vector2(x: x1, y: y1))
+            }
+            return .bezierPath(points: points, sampledSteps: nil)
         }
     }
 
@@ -561,8 +578,9 @@ struct DragonBonesNormalizer {
             if let frames = timeline.rotate, !frames.isEmpty {
                 let placed = Self.place(frames, length: timing.length)
                 let degToRad = Double.pi / 180
-                let angles = BoneAngles.unwrap(placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) },
-                                               clockwise: placed.map(\.frame.clockwise))
+                let raw = placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) }
+                let angles = timeline.rotationsUnwrapped
+                    ? raw.map { (rotation: $0.0, skew: $0.1) } : BoneAngles.unwrap(raw, clockwise: placed.map(\.frame.clockwise))
                 tracks.rotation = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
                     Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
                         Degrees(radians: origin.rotation + angles[i].rotation)

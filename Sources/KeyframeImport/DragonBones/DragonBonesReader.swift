@@ -117,6 +117,12 @@ struct DragonBonesReader {
         }
         var mesh: DragonBonesWire.Mesh? = nil
         let share = try optionalString(json, "share")
+        if type == "mesh" && share == nil && !json.has("vertices") && json.has("offset") {
+            // Binary data keeps mesh geometry in its packed arrays (not converted).
+            return DragonBonesWire.Display(
+                name: name, path: path.isEmpty ? name : path, type: type, transform: try transform(json, "transform"),
+                pivot: pivot, mesh: nil, share: nil, packedGeometry: true, jsonPath: json.path)
+        }
         if type == "mesh" && share == nil {
             func numbers(_ key: String) throws(JSONSchemaError) -> [Double] {
                 try json.member(key).array().map { (c) throws(JSONSchemaError) in try c.number() }
