@@ -68,6 +68,7 @@ public enum Importer {
         let folder = url.standardizedFileURL.deletingLastPathComponent()
         let name = url.lastPathComponent
         if name.hasSuffix(".xml") { return (.flump, folder, name) }
+        if name.hasSuffix(".dbbin") { return (.dragonBones, folder, name) }
         if name.hasSuffix("_ske.json") || name == "skeleton.json" { return (.dragonBones, folder, name) }
         if name == "library.json" { return (.flump, folder, name) }
         if name == "Animation.json" { return (.animateAtlas, folder, name) }

@@ -3,7 +3,7 @@ import KeyframeJSON
 /// The animatable properties of a ``Node``; an absent track means the property keeps its default for all time.
 ///
 /// Interpolated tracks (their keyframes carry an ``Easing``): ``position``, ``scale``, ``rotation``, ``skew``,
-/// ``opacity``, ``color``. Held tracks (a value lasts until the next keyframe): ``pivot``, ``visible``,
+/// ``opacity``, ``color``, ``deform``. Held tracks (a value lasts until the next keyframe): ``pivot``, ``visible``,
 /// ``content``, ``drawOrder``, ``blendMode``, ``filters``. Angles interpolate as raw numbers: importers unwrap
 /// them (shortest path, forced turns) so that linear interpolation of the stored values is the source's motion.
 ///

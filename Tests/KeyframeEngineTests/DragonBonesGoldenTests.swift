@@ -52,20 +52,24 @@ final class DragonBonesGoldenTests: XCTestCase {
         return result
     }
 
-    /// Samples whose golden data was produced from a file this importer reads (the `@dbbin` twin repeats one).
+    /// Every golden sample; `<sample>@dbbin` was produced from the sample's binary `.dbbin` file.
     static func goldenSamples() throws -> [URL] {
         let folder = TestPaths.shared.appendingPathComponent("golden/dragonbones")
         guard FileManager.default.fileExists(atPath: folder.path) else {
             throw XCTSkip("../shared/golden/dragonbones is absent (it exists beside the checkout in CI); golden comparison skipped")
         }
         return try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-            .filter { !$0.contains("@") }.map { folder.appendingPathComponent($0) }
+            .map { folder.appendingPathComponent($0) }
     }
 
     /// The skeleton file of a corpus sample.
     static func skeletonFile(_ label: String) throws -> URL {
-        let folder = TestPaths.shared.appendingPathComponent("corpus/dragonbones/\(label)")
+        let parts = label.split(separator: "@")
+        let folder = TestPaths.shared.appendingPathComponent("corpus/dragonbones/\(parts[0])")
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        if parts.count > 1, let binary = names.first(where: { $0.hasSuffix(".\(parts[1])") }) {
+            return folder.appendingPathComponent(binary)
+        }
         let name = names.first { $0.hasSuffix("_ske.json") || $0 == "skeleton.json" }
             ?? names.first { name in
                 name.hasSuffix(".json") && ((try? json(folder.appendingPathComponent(name)))?["armature"] != nil)

@@ -116,20 +116,41 @@ final class DragonBonesBadInputTests: XCTestCase {
         XCTAssert(error.contains("translateFrame[0].duration") && error.contains("outside"), error)
     }
 
+    func testWildNumbersAreErrorsNotTraps() throws {
+        for (from, to, path) in [
+            (#""slot":[{"name":"s","parent":"b"}]"#, #""slot":[{"name":"s","parent":"b","displayIndex":1e300}]"#,
+             "armature[0].slot[0].displayIndex"),
+            (#""name":"go","duration":2"#, #""name":"go","duration":1e12"#, "armature[0].animation[0].duration"),
+            (#""name":"go","duration":2"#, #""name":"go","duration":2,"playTimes":-1e200"#, "armature[0].animation[0].playTimes"),
+        ] {
+            let error = importError(try fixture(Self.skeleton(Self.good.replacingOccurrences(of: from, with: to))))
+            XCTAssert(error.hasPrefix("t_ske.json: at \(path):"), error)
+        }
+        let weights = #"{"name":"a","type":"mesh","vertices":[0,0,1,0,0,1],"uvs":[0,0,1,0,0,1],"triangles":[0,1,2],"weights":[1e300,0,1,1,0,1,1,0,1],"bonePose":[0,1,0,0,1,0,0]}"#
+        let error = importError(try fixture(Self.skeleton(Self.good.replacingOccurrences(of: #"{"name":"a"}"#, with: weights))))
+        XCTAssert(error.contains("weights") && error.contains("bones"), error)
+        // A zero animation scale is read as 1 (the runtime would divide by it).
+        let zero = Self.good.replacingOccurrences(of: #""name":"go","duration":2"#, with: #""name":"go","duration":2,"scale":0"#)
+        XCTAssertEqual(try Importer.importDocument(at: try fixture(Self.skeleton(zero))).clips.first?.duration.value, 3)
+    }
+
     func testArmatureDisplayCycleIsReported() throws {
         let body = Self.good.replacingOccurrences(of: #"{"name":"a"}"#, with: #"{"name":"arm","type":"armature"}"#)
         XCTAssert(importError(try fixture(Self.skeleton(body))).contains("cycle: arm → arm"))
     }
 
-    func testBinaryDataIsRefusedByName() throws {
+    func testBrokenBinaryDataIsRefusedByName() throws {
         let folder = try fixture(Self.skeleton(Self.good))
         let binary = folder.appendingPathComponent("t_ske.dbbin")
-        try Data([0x44, 0x42, 0x44, 0x54]).write(to: binary)
-        do {
-            _ = try Importer.importDocument(at: binary)
-            XCTFail("a .dbbin file should be refused")
-        } catch {
-            XCTAssert("\(error)".contains(".dbbin"), "\(error)")
+        for bytes: [UInt8] in [[0x44, 0x42, 0x44, 0x54], Array("DBDT\0\0\0\u{1}".utf8) + [200, 0, 0, 0] + Array("{}".utf8),
+                               Array("XXXX\0\0\0\u{1}".utf8) + [2, 0, 0, 0] + Array("{}".utf8)] {
+            try Data(bytes).write(to: binary)
+            do {
+                _ = try Importer.importDocument(at: binary)
+                XCTFail("a broken .dbbin file should be refused")
+            } catch {
+                XCTAssert("\(error)".hasPrefix("t_ske.dbbin"), "\(error)")
+            }
         }
         // Next to the JSON, the binary twin is noted but the JSON is converted.
         let document = try Importer.importDocument(at: folder)

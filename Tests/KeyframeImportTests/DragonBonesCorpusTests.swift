@@ -145,6 +145,34 @@ final class DragonBonesCorpusTests: XCTestCase {
         XCTAssertEqual(expected.count, 2)
     }
 
+    func testBinaryTwinGivesTheSameAnimation() throws {
+        // mecha_1406 ships as JSON and as .dbbin: the same bones, slots, clips and keyframe times; values agree to
+        // the binary file's 32-bit floats.
+        guard let folder = try TestPaths.corpus("dragonbones").first(where: { $0.lastPathComponent == "db5.5-mecha1406-with-dbbin" })
+        else { throw XCTSkip("db5.5-mecha1406-with-dbbin missing") }
+        let json = try Importer.importDocument(at: folder.appendingPathComponent("mecha_1406_ske.json"))
+        let binary = try Importer.importDocument(at: folder.appendingPathComponent("mecha_1406_ske.dbbin"))
+        XCTAssertEqual(binary.source.files, ["mecha_1406_ske.dbbin", "mecha_1406_tex.json", "mecha_1406_tex.png"])
+        XCTAssertEqual(binary.clips, json.clips)
+        XCTAssertEqual(binary.compositions.map(\.id), json.compositions.map(\.id))
+        for (b, j) in zip(binary.compositions, json.compositions) {
+            XCTAssertEqual(b.nodes.map(\.id), j.nodes.map(\.id))
+            XCTAssertEqual(b.ik, j.ik)
+            for (bn, jn) in zip(b.nodes, j.nodes) {
+                XCTAssertEqual(bn.tracks.position?.keyframes.map(\.frame), jn.tracks.position?.keyframes.map(\.frame), "\(b.id) \(bn.id)")
+                XCTAssertEqual(bn.tracks.position?.keyframes.map(\.easing), jn.tracks.position?.keyframes.map(\.easing), "\(b.id) \(bn.id)")
+                for (bk, jk) in zip(bn.tracks.position?.keyframes ?? [], jn.tracks.position?.keyframes ?? []) {
+                    XCTAssertEqual(bk.value.x, jk.value.x, accuracy: 1e-4, "\(b.id) \(bn.id)")
+                    XCTAssertEqual(bk.value.y, jk.value.y, accuracy: 1e-4, "\(b.id) \(bn.id)")
+                }
+                for (bk, jk) in zip(bn.tracks.rotation?.keyframes ?? [], jn.tracks.rotation?.keyframes ?? []) {
+                    XCTAssertEqual(bk.value.value, jk.value.value, accuracy: 1e-4, "\(b.id) \(bn.id)")
+                }
+                XCTAssertEqual(bn.tracks.content, jn.tracks.content, "\(b.id) \(bn.id)")
+            }
+        }
+    }
+
     func testCorpusOutputMatchesTheSchema() throws {
         let folders = try TestPaths.corpus("dragonbones")
         let output = try TestPaths.temporaryFolder("keyframe-dragonbones-schema")

@@ -21,8 +21,8 @@ struct DragonBonesAtlasReader {
     /// `texture.json` for `skeleton.json`, otherwise every other JSON file in the folder that looks like an atlas.
     static func atlasFiles(in folder: SourceFolder, skeletonFile: String) -> [String] {
         let names = folder.listFiles().filter { $0.hasSuffix(".json") && $0 != skeletonFile }
-        if skeletonFile.hasSuffix("_ske.json") {
-            let base = String(skeletonFile.dropLast("_ske.json".count))
+        for suffix in ["_ske.json", "_ske.dbbin"] where skeletonFile.hasSuffix(suffix) {
+            let base = String(skeletonFile.dropLast(suffix.count))
             let matches = names.filter { $0 == base + "_tex.json" || ($0.hasPrefix(base + "_tex_") ) }
             if !matches.isEmpty { return matches }
         }

@@ -19,11 +19,14 @@ enum DragonBonesImporter {
         -> Document
     {
         var diagnostics = DiagnosticCollector()
-        if file.hasSuffix(".dbbin") {
-            throw ImportError(.unrecognizedInput(
-                path: file, reason: "binary DragonBones data (.dbbin) is not supported; convert the JSON twin"))
+        let binary = file.hasSuffix(".dbbin")
+        var arrays = DragonBonesBinaryReader.Arrays()
+        let root: JSONCursor
+        if binary {
+            (root, arrays) = try DragonBonesBinaryReader.split(try folder.read(file), file: file)
+        } else {
+            root = try folder.readJSON(file)
         }
-        let root = try folder.readJSON(file)
         guard let version = DragonBonesReader.version(of: root) else {
             throw ImportError(.schema(file: file, root.error("missing \"version\": not DragonBones skeleton data")))
         }
@@ -33,7 +36,7 @@ enum DragonBonesImporter {
                 "DragonBones data version \"\(version)\" is not supported (supported: 2.3, 3.0, 4.0, 4.5, 5.0, 5.5, 5.6)")))
         }
         let dbbin = String(file.dropLast(".json".count)) + ".dbbin"
-        if folder.fileExists(dbbin) {
+        if !binary, folder.fileExists(dbbin) {
             diagnostics.add(Diagnostic(severity: .info, code: "dbbin-not-read",
                                        message: "the binary twin \(dbbin) is not read; the JSON data is converted",
                                        file: dbbin))
@@ -46,7 +49,12 @@ enum DragonBonesImporter {
         }
         let atlas = try DragonBonesAtlasReader().read(folder, files: atlasFiles, diagnostics: &diagnostics)
         let data: DragonBonesWire.Data
-        if DragonBonesReader.directVersions.contains(version) {
+        if binary {
+            let reader = DragonBonesBinaryReader(arrays: arrays)
+            data = try root.within(file) { (json) throws(JSONSchemaError) in
+                try reader.read(json, version: version, diagnostics: &diagnostics, file: file)
+            }
+        } else if DragonBonesReader.directVersions.contains(version) {
             data = try root.within(file) { (json) throws(JSONSchemaError) in try DragonBonesReader().read(json, version: version) }
         } else {
             // 2.x displays are re-centred on their textures, so the atlas is read first.

@@ -119,8 +119,9 @@ struct DragonBonesNormalizer {
         var edges: [String: [String]] = [:]
         for armature in data.armatures {
             for skin in armature.skins.prefix(1) {
-                for displays in skin.displays.values {
-                    for display in displays where display.type == "armature" {
+                // In slot order, so a reported cycle names the same chain every time.
+                for slot in armature.slots {
+                    for display in skin.displays[slot.name] ?? [] where display.type == "armature" {
                         edges[armature.name, default: []].append(display.path)
                     }
                 }
@@ -226,8 +227,12 @@ struct DragonBonesNormalizer {
         for slot in skeleton.slots {
             for display in skeleton.displays[slot.name] ?? [] where display.type == "mesh" {
                 guard let wire = display.mesh else {
-                    warn("shared-mesh-not-converted", "mesh display \"\(display.name)\" shares another mesh's geometry; not drawn",
-                         display.jsonPath)
+                    if display.packedGeometry {
+                        warn("binary-mesh-not-converted", "meshes of binary data are not converted; not drawn", display.jsonPath)
+                    } else {
+                        warn("shared-mesh-not-converted",
+                             "mesh display \"\(display.name)\" shares another mesh's geometry; not drawn", display.jsonPath)
+                    }
                     continue
                 }
                 guard spriteIDs.contains(display.path) else {
@@ -280,21 +285,27 @@ struct DragonBonesNormalizer {
             guard let inverse = Self.matrix(poses, at: start + 1).inverted else {
                 throw fail(path.appending("bonePose"), "a bone pose matrix is singular")
             }
+            guard abs(poses[start]) < 1_000_000 else {
+                throw fail(path.appending("bonePose"), "bone index \(poses[start]) is out of range")
+            }
             inverses[Int(poses[start])] = inverse
         }
         var result: [[MeshGeometry.Influence]] = []
         var k = 0
         for vertex in vertices {
             guard k < raw.count else { throw fail(path.appending("weights"), "weights end before the last vertex") }
+            guard raw[k] >= 0, raw[k] <= Double(raw.count) else {
+                throw fail(path.appending("weights"), "a vertex names \(raw[k]) bones")
+            }
             let boneCount = Int(raw[k])
             k += 1
-            guard boneCount >= 0, k + 2 * boneCount <= raw.count else {
+            guard k + 2 * boneCount <= raw.count else {
                 throw fail(path.appending("weights"), "weights end in the middle of a vertex")
             }
             let placed = slotPose.apply(vertex)
             var list: [MeshGeometry.Influence] = []
             for _ in 0..<boneCount {
-                let boneIndex = Int(raw[k])
+                let boneIndex = abs(raw[k]) < 1_000_000 ? Int(raw[k]) : -1
                 let weight = raw[k + 1]
                 k += 2
                 guard armature.bones.indices.contains(boneIndex), let inverse = inverses[boneIndex] else {
@@ -391,6 +402,7 @@ struct DragonBonesNormalizer {
         var result = 1
         let scales = animation.bones.map(\.scale) + animation.slots.map(\.scale) + animation.deforms.map(\.scale)
         for scale in scales {
+            guard scale > 0, scale < 100 else { continue }
             let hundredths = Int((scale * 100).rounded())
             guard hundredths > 0 else { continue }
             let plays = hundredths / gcd(hundredths, 100)
@@ -462,6 +474,19 @@ struct DragonBonesNormalizer {
             for i in stride(from: 0, to: values.count - 1, by: 2) { points.append(Vector2(x: values[i], y: values[i + 1])) }
             guard points.count >= 4, (points.count - 1) % 3 == 0 else { return .linear }
             return .bezierPath(points: points, sampledSteps: count)
+        case .samples(let values):
+            // Straight segments between the samples (controls at thirds): the runtime's linear interpolation.
+            let ys = [0] + values + [1]
+            let steps = Double(ys.count - 1)
+            var points = [Vector2.zero]
+            for k in 1..<ys.count {
+                let x0 = Double(k - 1) / steps, x1 = Double(k) / steps
+                let y0 = ys[k - 1], y1 = ys[k]
+                points.append(Vector2(x: x0 + (x1 - x0) / 3, y: y0 + (y1 - y0) / 3))
+                points.append(Vector2(x: x0 + 2 * (x1 - x0) / 3, y: y0 + 2 * (y1 - y0) / 3))
+                points.append(Vector2(x: x1, y: y1))
+            }
+            return .bezierPath(points: points, sampledSteps: nil)
         }
     }
 
@@ -553,8 +578,9 @@ struct DragonBonesNormalizer {
             if let frames = timeline.rotate, !frames.isEmpty {
                 let placed = Self.place(frames, length: timing.length)
                 let degToRad = Double.pi / 180
-                let angles = BoneAngles.unwrap(placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) },
-                                               clockwise: placed.map(\.frame.clockwise))
+                let raw = placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) }
+                let angles = timeline.rotationsUnwrapped
+                    ? raw.map { (rotation: $0.0, skew: $0.1) } : BoneAngles.unwrap(raw, clockwise: placed.map(\.frame.clockwise))
                 tracks.rotation = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
                     Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
                         Degrees(radians: origin.rotation + angles[i].rotation)
@@ -745,7 +771,7 @@ struct DragonBonesNormalizer {
         var boneInverse: [String: Matrix2D] = [:]
         if let poses = wire.bonePose {
             for start in stride(from: 0, to: poses.count - 6, by: 7) {
-                let index = Int(poses[start])
+                let index = abs(poses[start]) < 1_000_000 ? Int(poses[start]) : -1
                 if armature.bones.indices.contains(index), let inverse = Self.matrix(poses, at: start + 1).inverted {
                     boneInverse[Self.boneID(armature.bones[index].name)] = inverse
                 }

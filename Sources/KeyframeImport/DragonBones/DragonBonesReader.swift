@@ -51,7 +51,7 @@ struct DragonBonesReader {
             }
             slots.append(DragonBonesWire.Slot(
                 name: try cursor.member("name").string(), parent: try string(cursor, "parent", ""),
-                displayIndex: Int(try number(cursor, "displayIndex", 0)), blendMode: blend,
+                displayIndex: try int(cursor, "displayIndex", 0), blendMode: blend,
                 color: try cursor.optionalMember("color").map { (c) throws(JSONSchemaError) in try color(c) },
                 path: cursor.path))
         }
@@ -79,7 +79,7 @@ struct DragonBonesReader {
             if let explicit = try cursor.optionalMember("bone") { bone = explicit }
             ik.append(DragonBonesWire.IK(
                 name: try string(cursor, "name", ""), bone: try bone.string(), target: try cursor.member("target").string(),
-                bendPositive: try bool(cursor, "bendPositive", true), chain: Int(try number(cursor, "chain", 0)),
+                bendPositive: try bool(cursor, "bendPositive", true), chain: try int(cursor, "chain", 0),
                 weight: try number(cursor, "weight", 1), path: cursor.path))
         }
         var animations: [DragonBonesWire.Animation] = []
@@ -107,7 +107,7 @@ struct DragonBonesReader {
                 type = text
             } else {
                 let codes = ["image", "armature", "mesh", "boundingBox", "path"]
-                let code = Int(try cursor.number())
+                let code = try cursor.integer()
                 type = codes.indices.contains(code) ? codes[code] : "unknown(\(code))"
             }
         }
@@ -117,6 +117,12 @@ struct DragonBonesReader {
         }
         var mesh: DragonBonesWire.Mesh? = nil
         let share = try optionalString(json, "share")
+        if type == "mesh" && share == nil && !json.has("vertices") && json.has("offset") {
+            // Binary data keeps mesh geometry in its packed arrays (not converted).
+            return DragonBonesWire.Display(
+                name: name, path: path.isEmpty ? name : path, type: type, transform: try transform(json, "transform"),
+                pivot: pivot, mesh: nil, share: nil, packedGeometry: true, jsonPath: json.path)
+        }
         if type == "mesh" && share == nil {
             func numbers(_ key: String) throws(JSONSchemaError) -> [Double] {
                 try json.member(key).array().map { (c) throws(JSONSchemaError) in try c.number() }
@@ -208,7 +214,7 @@ struct DragonBonesReader {
                     let vertices = try f.optionalMember("vertices").map { (c) throws(JSONSchemaError) in
                         try c.array().map { (v) throws(JSONSchemaError) in try v.number() }
                     }
-                    return (offset: Int(try number(f, "offset", 0)), vertices: vertices ?? [])
+                    return (offset: try int(f, "offset", 0), vertices: vertices ?? [])
                 }
                 deforms.append(DragonBonesWire.DeformTimeline(
                     slot: try string(cursor, "slot", ""), display: try string(cursor, "name", ""),
@@ -223,17 +229,23 @@ struct DragonBonesReader {
                 let changes = try frame.optionalMember("zOrder").map { (c) throws(JSONSchemaError) in
                     try c.array().map { (v) throws(JSONSchemaError) in try v.integer() }
                 } ?? []
-                list.append(DragonBonesWire.ZOrderFrame(duration: Int(try number(frame, "duration", 1)), changes: changes))
+                list.append(DragonBonesWire.ZOrderFrame(duration: max(try int(frame, "duration", 1), 0), changes: changes))
             }
             zOrder = list
         }
         for frame in try optionalArray(json, "frame") {
             for key in ["event", "sound", "action", "events", "actions"] where frame.has(key) { events += 1 }
         }
-        let playTimes = json.has("playTimes") ? try number(json, "playTimes", 1) : try number(json, "loop", 1)
+        let playTimes = json.has("playTimes") ? try int(json, "playTimes", 1) : try int(json, "loop", 1)
+        let duration = try int(json, "duration", 1)
+        guard duration <= 100_000 else {
+            throw json.error(at: "duration", "an animation of \(duration) frames is longer than the 100000-frame limit")
+        }
+        var scale = try number(json, "scale", 1)
+        if scale <= 0 { scale = 1 }
         return DragonBonesWire.Animation(
-            name: try string(json, "name", "default"), duration: max(Int(try number(json, "duration", 1)), 0),
-            playTimes: Int(playTimes), scale: try number(json, "scale", 1), bones: bones, slots: slots,
+            name: try string(json, "name", "default"), duration: max(duration, 0),
+            playTimes: max(playTimes, 0), scale: scale, bones: bones, slots: slots,
             deforms: deforms, zOrder: zOrder, eventCount: events, ikTimelineCount: try optionalArray(json, "ik").count,
             path: json.path)
     }
@@ -303,6 +315,14 @@ struct DragonBonesReader {
         case .bool(let flag): return flag ? 1 : 0
         default: return try cursor.lenientNumber()
         }
+    }
+
+    /// A whole number the runtime's way (numeric strings accepted, fractions truncated), limited to ±100 000 000 so a
+    /// wild value is an error with its path rather than a trap.
+    private func int(_ json: JSONCursor, _ key: String, _ fallback: Int) throws(JSONSchemaError) -> Int {
+        let value = try number(json, key, Double(fallback))
+        guard abs(value) <= 100_000_000 else { throw json.error(at: key, "\(value) is out of range") }
+        return Int(value)
     }
 
     private func bool(_ json: JSONCursor, _ key: String, _ fallback: Bool) throws(JSONSchemaError) -> Bool {

@@ -87,6 +87,13 @@ struct DragonBonesUpconverter {
         return try cursor.string()
     }
 
+    /// A whole number limited to ±100 000 000 (a wild value is an error with its path, not a trap).
+    private func int(_ json: JSONCursor, _ key: String, _ fallback: Int) throws(JSONSchemaError) -> Int {
+        let value = try number(json, key, Double(fallback))
+        guard abs(value) <= 100_000_000 else { throw json.error(at: key, "\(value) is out of range") }
+        return Int(value)
+    }
+
     private func transform(_ json: JSONCursor, _ key: String = "transform") throws(JSONSchemaError) -> Transform {
         guard let t = try json.optionalMember(key) else { return Transform() }
         return Transform(
@@ -130,7 +137,7 @@ struct DragonBonesUpconverter {
                     let c = try color(cursor)
                     slots.append(DragonBonesWire.Slot(
                         name: slotName, parent: try cursor.optionalMember("parent")?.string() ?? "",
-                        displayIndex: Int(try number(cursor, "displayIndex", 0)), blendMode: blend,
+                        displayIndex: try int(cursor, "displayIndex", 0), blendMode: blend,
                         color: c == DragonBonesWire.Color() ? nil : c, path: cursor.path))
                 }
                 var list: [DragonBonesWire.Display] = []
@@ -259,7 +266,7 @@ struct DragonBonesUpconverter {
                 } else if autoTween {
                     tween = .easing(defaultEasing ?? 0)
                 }
-                let displayIndex = Int(try number(frame, "displayIndex", 0))
+                let displayIndex = try int(frame, "displayIndex", 0)
                 if displayIndex < 0, !bones.isEmpty {
                     bones[bones.count - 1].tween = .none
                     displays[displays.count - 1].tween = .none
@@ -291,10 +298,12 @@ struct DragonBonesUpconverter {
                 name: slot.name, display: [DragonBonesWire.Frame(duration: 1, tween: .none, value: -1)],
                 color: [DragonBonesWire.Frame(duration: 1, tween: .none, value: DragonBonesWire.Color())], path: json.path))
         }
+        var animationScale = try number(json, "scale", 1)
+        if animationScale <= 0 { animationScale = 1 }
         let animation = DragonBonesWire.Animation(
             name: try json.optionalMember("name")?.string() ?? "default",
-            duration: max(Int(try number(json, "duration", 1)), 0), playTimes: Int(try number(json, "loop", 1)),
-            scale: try number(json, "scale", 1), bones: boneTimelines, slots: slotTimelines, deforms: [], zOrder: nil,
+            duration: min(max(try int(json, "duration", 1), 0), 100_000), playTimes: max(try int(json, "loop", 1), 0),
+            scale: animationScale, bones: boneTimelines, slots: slotTimelines, deforms: [], zOrder: nil,
             eventCount: events, ikTimelineCount: 0, path: json.path)
         return (animation, boneFrames)
     }

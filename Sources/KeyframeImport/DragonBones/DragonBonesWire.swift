@@ -89,6 +89,8 @@ enum DragonBonesWire {
         var pivot: Vector2
         var mesh: Mesh?
         var share: String?
+        /// A binary file's mesh, whose geometry stays in the packed arrays.
+        var packedGeometry = false
         var jsonPath: JSONPath
     }
 
@@ -110,6 +112,9 @@ enum DragonBonesWire {
         case easing(Double)
         /// `curve` control points.
         case curve([Double])
+        /// A curve already sampled by the exporter (binary data): eased progress at evenly spaced times, ends
+        /// excluded.
+        case samples([Double])
     }
 
     /// One keyframe: its duration in frames, easing and value.
@@ -130,6 +135,8 @@ enum DragonBonesWire {
         var translate: [Frame<Vector2>]?
         var rotate: [Frame<(rotate: Double, skew: Double)>]?
         var scaleFrames: [Frame<Vector2>]?
+        /// Whether `rotate` values are already unwrapped keyframe to keyframe (binary data stores them so).
+        var rotationsUnwrapped = false
         var path: JSONPath
     }
 
