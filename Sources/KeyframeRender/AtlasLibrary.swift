@@ -23,7 +23,15 @@ public struct AtlasLibrary: Sendable {
 
     /// Decoded atlas images, in the document's order.
     public let images: [Bitmap]
+    /// Reduced copies of each image for drawing it small: `mipmaps[i][k]` is image `i` halved `k + 1` times
+    /// (2 × 2 box filter on premultiplied pixels), down to about ``mipmapFloor`` pixels.
+    public let mipmaps: [[Bitmap]]
     private let sprites: [String: ResolvedSprite]
+
+    /// Images are halved while their longer side stays at least this large.
+    public static let mipmapFloor = 64
+    /// At most this many reduced levels per image.
+    public static let maximumMipmapLevels = 4
 
     /// Decodes every atlas image of `document`, resolving paths against `folder`.
     ///
@@ -52,6 +60,7 @@ public struct AtlasLibrary: Sendable {
             sprites[sprite.id] = AtlasLibrary.resolve(sprite, image: index, resolution: resolution > 0 ? resolution : 1)
         }
         self.images = images
+        self.mipmaps = images.map(AtlasLibrary.mipmapChain)
         self.sprites = sprites
     }
 
@@ -71,7 +80,46 @@ public struct AtlasLibrary: Sendable {
             sprites[sprite.id] = AtlasLibrary.resolve(sprite, image: index, resolution: resolution > 0 ? resolution : 1)
         }
         self.images = images
+        self.mipmaps = images.map(AtlasLibrary.mipmapChain)
         self.sprites = sprites
+    }
+
+    /// The reduced copies of `image`, each half the size of the one before.
+    static func mipmapChain(_ image: Bitmap) -> [Bitmap] {
+        var chain: [Bitmap] = []
+        var current = image
+        while chain.count < maximumMipmapLevels, max(current.width, current.height) / 2 >= mipmapFloor {
+            current = halve(current)
+            chain.append(current)
+        }
+        return chain
+    }
+
+    /// `image` at half size: each pixel the rounded mean of a 2 × 2 block (a lone last row or column is averaged
+    /// with itself), premultiplied, so edges against transparency stay dark-fringe free.
+    static func halve(_ image: Bitmap) -> Bitmap {
+        let width = (image.width + 1) / 2, height = (image.height + 1) / 2
+        var out = Bitmap(width: width, height: height)
+        let source = image.pixels
+        let stride = image.width * 4
+        out.pixels.withUnsafeMutableBufferPointer { dst in
+            source.withUnsafeBufferPointer { src in
+                for y in 0..<height {
+                    let y0 = 2 * y, y1 = min(2 * y + 1, image.height - 1)
+                    for x in 0..<width {
+                        let x0 = 2 * x, x1 = min(2 * x + 1, image.width - 1)
+                        let a = y0 * stride + x0 * 4, b = y0 * stride + x1 * 4
+                        let c = y1 * stride + x0 * 4, d = y1 * stride + x1 * 4
+                        let o = (y * width + x) * 4
+                        for k in 0..<4 {
+                            let sum = Int(src[a + k]) + Int(src[b + k]) + Int(src[c + k]) + Int(src[d + k])
+                            dst[o + k] = UInt8((sum + 2) >> 2)
+                        }
+                    }
+                }
+            }
+        }
+        return out
     }
 
     /// The drawable form of sprite `id`, or `nil` when the document does not define it.

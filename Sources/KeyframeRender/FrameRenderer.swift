@@ -36,6 +36,21 @@ public struct FrameRenderer: Sendable {
         draw(pose, library: library, framing: framing, into: &frame)
     }
 
+    /// Which reduced copy to sample for an atlas drawn with `transform` (atlas pixels → device pixels): each level
+    /// halves the atlas while a texel would still cover at most half a device pixel, so bilinear sampling never
+    /// skips texels (which aliases and misses the cache). Returns the level and the device pixels per texel there.
+    public static func mipmapLevel(for transform: Affine, available: Int) -> (level: Int, devicePerTexel: Double) {
+        // The geometric mean of how long the two texel axes become on screen.
+        var perTexel = abs(transform.determinant).squareRoot()
+        guard perTexel.isFinite, perTexel > 0 else { return (0, perTexel) }
+        var level = 0
+        while perTexel <= 0.5 && level < available {
+            perTexel *= 2
+            level += 1
+        }
+        return (level, perTexel)
+    }
+
     private func prepare(_ frame: inout Bitmap, framing: Framing, background: RGBAColor) {
         if frame.width != framing.width || frame.height != framing.height {
             frame.resize(width: framing.width, height: framing.height)
@@ -64,7 +79,17 @@ public struct FrameRenderer: Sendable {
 
     private mutating func drawMasked(_ run: ArraySlice<Pose.Item>, masks: [Int], pose: Pose, library: AtlasLibrary,
                                      framing: Framing, into frame: inout Bitmap) {
-        let view = framing.rootToDevice
+        // Only the pixels the masked items cover, and every mask covers, can change: the offscreen work is limited
+        // to that rectangle (whole pixels, rounded out).
+        var area = PixelRect(x: 0, y: 0, width: framing.width, height: framing.height)
+        area = area.intersection(FrameRenderer.deviceBounds(of: run, library: library, view: framing.rootToDevice))
+        for maskIndex in masks {
+            let shapes = pose.masks.indices.contains(maskIndex) ? pose.masks[maskIndex][...] : []
+            area = area.intersection(FrameRenderer.deviceBounds(of: shapes, library: library,
+                                                                view: framing.rootToDevice))
+        }
+        guard !area.isEmpty else { return }
+        let view = Affine.translation(Double(-area.x), Double(-area.y)).concatenating(framing.rootToDevice)
         // Work on local copies so drawing into them does not overlap the access to `self`; the buffers go back
         // afterwards, so their storage is reused by the next frame.
         var layer = Bitmap(width: 0, height: 0)
@@ -75,10 +100,10 @@ public struct FrameRenderer: Sendable {
             swap(&layer, &self.layer)
             swap(&mask, &self.mask)
         }
-        resizeAndClear(&layer, framing)
+        resizeAndClear(&layer, area)
         for item in run { draw(item, library: library, view: view, into: &layer) }
         for maskIndex in masks {
-            resizeAndClear(&mask, framing)
+            resizeAndClear(&mask, area)
             if pose.masks.indices.contains(maskIndex) {
                 for shape in pose.masks[maskIndex] {
                     var plain = shape
@@ -89,15 +114,43 @@ public struct FrameRenderer: Sendable {
             }
             layer.applyMask(mask)
         }
-        rasterizer.composite(layer, x: 0, y: 0, into: &frame)
+        rasterizer.composite(layer, x: area.x, y: area.y, into: &frame)
     }
 
-    private func resizeAndClear(_ bitmap: inout Bitmap, _ framing: Framing) {
-        if bitmap.width != framing.width || bitmap.height != framing.height {
-            bitmap.resize(width: framing.width, height: framing.height)
+    private func resizeAndClear(_ bitmap: inout Bitmap, _ area: PixelRect) {
+        if bitmap.width != area.width || bitmap.height != area.height {
+            bitmap.resize(width: area.width, height: area.height)
         } else {
             bitmap.clear()
         }
+    }
+
+    /// The whole-pixel rectangle, in device space, that `items` can touch (empty when they draw nothing).
+    static func deviceBounds(of items: ArraySlice<Pose.Item>, library: AtlasLibrary, view: Affine) -> PixelRect {
+        var box = BoundingBox()
+        for item in items {
+            if let mesh = item.mesh {
+                for p in mesh.positions {
+                    let d = view.apply(SIMD2(p.x, p.y))
+                    box.add(d.x, d.y)
+                }
+            } else if let sprite = library.sprite(item.sprite) {
+                let w = sprite.size.width, h = sprite.size.height
+                let m = view.concatenating(Affine(item.transform))
+                for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
+                    let d = m.apply(SIMD2(x, y))
+                    box.add(d.x, d.y)
+                }
+            }
+        }
+        guard let rect = box.rect else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        // One pixel of margin for the reduced-atlas rounding and anti-aliased edges.
+        let limit = Double(Int32.max / 2)
+        let x0 = Int(max(-limit, (rect.x - 1).rounded(.down)))
+        let y0 = Int(max(-limit, (rect.y - 1).rounded(.down)))
+        let x1 = Int(min(limit, (rect.x + rect.width + 1).rounded(.up)))
+        let y1 = Int(min(limit, (rect.y + rect.height + 1).rounded(.up)))
+        return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
     private mutating func draw(_ item: Pose.Item, library: AtlasLibrary, view: Affine, into target: inout Bitmap) {
@@ -127,7 +180,21 @@ public struct FrameRenderer: Sendable {
                                      indices: mesh.triangles, paint: paint, into: &target)
         } else {
             let transform = view.concatenating(Affine(item.transform)).concatenating(sprite.regionToUpright)
-            rasterizer.draw(image, region: sprite.region, transform: transform, paint: paint, into: &target)
+            let (level, _) = FrameRenderer.mipmapLevel(for: transform, available: library.mipmaps[sprite.image].count)
+            if level == 0 {
+                rasterizer.draw(image, region: sprite.region, transform: transform, paint: paint, into: &target)
+            } else {
+                // The region at the reduced level, rounded out to whole texels, and the map from its local space
+                // back to the full-size region's: p = 2^L·q + (x₀·2^L − x).
+                let r = sprite.region, step = 1 << level
+                let x0 = r.x >> level, y0 = r.y >> level
+                let x1 = (r.x + r.width + step - 1) >> level, y1 = (r.y + r.height + step - 1) >> level
+                let scale = Double(step)
+                let toFull = Affine(a: scale, b: 0, c: 0, d: scale, tx: Double(x0 * step - r.x), ty: Double(y0 * step - r.y))
+                rasterizer.draw(library.mipmaps[sprite.image][level - 1],
+                                region: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
+                                transform: transform.concatenating(toFull), paint: paint, into: &target)
+            }
         }
     }
 }

@@ -91,8 +91,9 @@ final class DragonBonesGoldenTests: XCTestCase {
                 let animationName = animation["name"] as! String
                 let golden = try json(sample.appendingPathComponent(animation["file"] as! String))
                 let compositionID = "\(armatureName)/\(animationName)"
-                guard let composition = document.composition(compositionID) else {
-                    throw XCTSkip("no composition \(compositionID)")
+                guard document.composition(compositionID) != nil else {
+                    XCTFail("\(sample.lastPathComponent): no composition \(compositionID) for a golden animation")
+                    continue
                 }
                 let loops = (golden["playTimes"] as? Double ?? 1) == 0
                 let frameRate = golden["frameRate"] as! Double

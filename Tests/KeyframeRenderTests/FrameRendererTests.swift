@@ -128,3 +128,48 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(ContactSheet.label(frame: 3, seconds: 1.0416, prefix: "walk"), "walk F3 1.042s")
     }
 }
+
+/// Drawing atlases small: reduced copies keep fine texture from aliasing.
+final class MipmapTests: XCTestCase {
+    /// A 256² one-texel black/white checkerboard drawn at a quarter of its size must look mid-grey, as a box filter
+    /// (a camera) would see it; plain bilinear sampling at that scale lands on isolated texels and shows black or
+    /// white.
+    func testMinifiedCheckerboardAveragesToGrey() {
+        var board = Bitmap(width: 256, height: 256)
+        for y in 0..<256 { for x in 0..<256 {
+            board.setPixel(x: x, y: y, ((x + y) % 2 == 0 ? RGBAColor.white : .black).premultiplied)
+        } }
+        let document = Document(
+            name: "t", frameRate: FrameRate(24), source: Provenance(format: .keyframe),
+            assets: Assets(
+                images: [AtlasImage(id: "board", path: "board.png", pixelSize: Size(width: 256, height: 256))],
+                sprites: [Sprite(id: "board", name: "board", image: "board", region: Rect(x: 0, y: 0, width: 256, height: 256),
+                                 rotated: false, origin: .zero, size: Size(width: 256, height: 256))]),
+            compositions: [], root: "", clips: [])
+        let library = AtlasLibrary(document: document, bitmaps: ["board": board])
+        XCTAssertEqual(library.mipmaps[0].map(\.width), [128, 64])
+        var pose = Pose()
+        pose.items = [Pose.Item(sprite: "board", transform: Matrix2D(a: 0.25, b: 0, c: 0, d: 0.25, tx: 0.3, ty: 0.2),
+                                color: .identity, blendMode: .normal, masks: [], path: "board")]
+        var renderer = FrameRenderer()
+        var frame = Bitmap(width: 0, height: 0)
+        renderer.render(pose, library: library, framing: Framing(scene: Rect(x: 0, y: 0, width: 64, height: 64), size: nil),
+                        background: .transparent, into: &frame)
+        var worst = 0
+        for y in 2..<62 { for x in 2..<62 {
+            let p = frame.pixel(x: x, y: y)
+            XCTAssertEqual(p.a, 255)
+            worst = max(worst, abs(Int(p.r) - 128), abs(Int(p.g) - 128))
+        } }
+        XCTAssertLessThanOrEqual(worst, 8, "minified checkerboard strays \(worst) from grey")
+    }
+
+    func testLevelChoice() {
+        XCTAssertEqual(FrameRenderer.mipmapLevel(for: .scale(1, 1), available: 4).level, 0)
+        XCTAssertEqual(FrameRenderer.mipmapLevel(for: .scale(0.6, 0.6), available: 4).level, 0)
+        XCTAssertEqual(FrameRenderer.mipmapLevel(for: .scale(0.5, 0.5), available: 4).level, 1)
+        XCTAssertEqual(FrameRenderer.mipmapLevel(for: .scale(0.2, 0.2), available: 4).level, 2)
+        XCTAssertEqual(FrameRenderer.mipmapLevel(for: .scale(0.01, 0.01), available: 3).level, 3)
+        XCTAssertEqual(FrameRenderer.mipmapLevel(for: .scale(0.2, 0.2), available: 0).level, 0)
+    }
+}
