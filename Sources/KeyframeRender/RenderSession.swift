@@ -32,7 +32,8 @@ public struct RenderSession: Sendable {
     public var clips: [String]?
     /// Output frames per second; `nil` uses the document's frame rate.
     public var fps: Double?
-    /// Which frames of each clip.
+    /// Which frames of each clip. A range beyond a clip is an error when one clip is rendered; with several, each
+    /// clip renders the part of the range it has (and it is an error only when no clip has any of it).
     public var selection: FramePlan.Selection = .all
     /// What to frame.
     public var fit: Framing.Fit = .stage
@@ -80,15 +81,31 @@ public struct RenderSession: Sendable {
         let rate = fps ?? document.frameRate.framesPerSecond
         var summaries: [Summary] = []
         var cells: [ContactSheet.Cell] = []
+        var firstRangeError: RenderError? = nil
         for clip in chosen {
+            var clipSelection = selection
+            if case .range(let range) = selection, chosen.count > 1 {
+                // Several clips of different lengths: each renders the part of the range it has.
+                let count = FramePlan.frameCount(of: clip, documentRate: document.frameRate, fps: rate)
+                guard range.lowerBound < count else {
+                    if firstRangeError == nil {
+                        firstRangeError = RenderError(.invalidSetting(
+                            "--frames \(range.lowerBound)..\(range.upperBound) is outside every clip; the longest has "
+                                + "frames 0..\(chosen.map { FramePlan.frameCount(of: $0, documentRate: document.frameRate, fps: rate) }.max()! - 1)"))
+                    }
+                    continue
+                }
+                clipSelection = .range(range.lowerBound...min(range.upperBound, count - 1))
+            }
             let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
-                                            selection: selection)
+                                            selection: clipSelection)
             let (summary, clipCells) = try renderSequence(
                 name: clip.name, plans: plans, scenes: [scene], labelPrefix: chosen.count > 1 ? clip.name : nil,
                 progress: progress)
             summaries.append(summary)
             cells += clipCells
         }
+        if summaries.isEmpty, let firstRangeError { throw firstRangeError }
         if let contactSheet {
             try RenderSession.writeContactSheet(cells, to: contactSheet)
         }

@@ -68,6 +68,25 @@ final class RenderCLITests: XCTestCase {
         XCTAssertEqual(h, 32)
     }
 
+    /// With several clips, `--frames` gives each clip the part of the range it has. flump-hopbot's clips last 48,
+    /// 24, 24, 12 and 9 frames (make-flump-sample.py).
+    func testFrameRangeOverSeveralClipsKeepsWhatEachHas() throws {
+        let hopbot = TestPaths.packageRoot.appendingPathComponent("Samples/flump-hopbot").path
+        let out = try TestPaths.temporaryFolder("render-cli-range")
+        let result = try run(["render", hopbot, "-o", out.path, "--frames", "10..30"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path)
+        func count(_ prefix: String) -> Int { files.filter { $0.hasPrefix(prefix + "-") }.count }
+        XCTAssertEqual(count("robot"), 21)
+        XCTAssertEqual(count("robot_hop"), 14)
+        XCTAssertEqual(count("robot_wave"), 14)
+        XCTAssertEqual(count("blink"), 2)
+        XCTAssertEqual(count("antenna"), 0)
+        let none = try run(["render", hopbot, "-o", out.appendingPathComponent("none").path, "--frames", "60..70"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("outside every clip") && none.stderr.contains("0..47"), none.stderr)
+    }
+
     func testAtTimesAreNumberedByTheFrameTheyFallIn() throws {
         let out = try TestPaths.temporaryFolder("render-cli-at")
         let result = try run(["render", spinner, "-o", out.path, "--at", "0", "0.5", "--fps", "10"])
