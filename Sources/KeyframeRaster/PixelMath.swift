@@ -61,6 +61,8 @@ enum PixelMath {
     static func bilinear(_ p00: UInt32, _ p10: UInt32, _ p01: UInt32, _ p11: UInt32, _ fx: UInt32, _ fy: UInt32)
         -> UInt32
     {
+        // Flat colour and empty space (most of a cartoon atlas): the blend of four equal texels is that texel.
+        if p00 == p10 && p01 == p11 && p00 == p01 { return p00 }
         let w11 = (fx &* fy &+ 128) >> 8
         let w10 = fx &- w11
         let w01 = fy &- w11
