@@ -96,6 +96,12 @@ struct Render: ParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        if !quiet {
+            // What the conversion could not represent also cannot be drawn: say so, as `convert` does.
+            for diagnostic in document.diagnostics where diagnostic.severity == .warning {
+                FileHandle.standardError.write(Data("keyframe: \(diagnostic)\n".utf8))
+            }
+        }
         let scene: RenderScene
         do { scene = try RenderScene(document: document, assetsFolder: assetsFolder) } catch {
             var message = "\(error)"
