@@ -43,6 +43,51 @@ final class CorpusRenderTests: XCTestCase {
         print("CorpusRenderTests: rendered \(frameTotal) frames of \(exports.count) exports")
     }
 
+    /// Every DragonBones corpus export (meshes, skinning, IK, nested armatures, 2.3/3.0 up-conversion, `.dbbin`)
+    /// renders every armature's every animation — first, middle and last frame — and each shows something.
+    func testEveryDragonBonesExportRendersEveryClip() throws {
+        try renderSpotFrames(of: try TestPaths.corpus("dragonbones"))
+    }
+
+    /// Every Flump corpus export, JSON and XML, renders every movie and label clip — first, middle and last frame.
+    func testEveryFlumpExportRendersEveryClip() throws {
+        try renderSpotFrames(of: try TestPaths.corpus("flump") + (try TestPaths.corpus("flump_xml")))
+    }
+
+    private func renderSpotFrames(of exports: [URL]) throws {
+        XCTAssertFalse(exports.isEmpty)
+        var clips = 0
+        for export in exports {
+            let name = export.lastPathComponent
+            let document = try Importer.importDocument(at: export)
+            let scene = try RenderScene(document: document, assetsFolder: try Importer.detect(export).folder)
+            XCTAssertFalse(document.clips.isEmpty, "\(name): no clips")
+            for clip in document.clips {
+                let all = try FramePlan.plans(for: clip, documentRate: document.frameRate,
+                                              fps: document.frameRate.framesPerSecond, selection: .all)
+                let plans = Array(Set([0, all.count / 2, all.count - 1])).sorted().map { all[$0] }
+                let (framing, _) = try Framing.make(plans: plans, scenes: [scene], fit: .content, size: (128, 128))
+                let results = try BatchRenderer(scenes: [scene], framing: framing, jobs: 2, thumbnailSide: 128)
+                    .run(plans, into: nil, fileName: { _ in "" })
+                let visible = results.contains { result in
+                    guard let picture = result.thumbnail else { return false }
+                    return stride(from: 3, to: picture.pixels.count, by: 4).contains { picture.pixels[$0] != 0 }
+                }
+                // Some clips fade everything out (DragonBones `loading/hide` sets every slot's alpha to 0): ink is
+                // expected exactly when some sampled item is not fully transparent.
+                let inked = plans.contains { plan in
+                    scene.sampler.sample(clip: clip, time: plan.layers[0].time).items.contains {
+                        $0.color.alphaMultiplier > 0 || $0.color.alphaOffset > 0
+                    }
+                }
+                XCTAssertEqual(visible, inked, "\(name)/\(clip.name) at frames \(plans.map(\.number)): drawn \(visible), "
+                               + "items with alpha \(inked)")
+                clips += 1
+            }
+        }
+        print("CorpusRenderTests: rendered \(clips) clips of \(exports.count) exports")
+    }
+
     /// Starling's 2018 sample places sprites at the root: an `ATLAS_SPRITE_instance` at `Position`, and
     /// `SYMBOL_Instance`s with a `bitmap` drawn at `Matrix3D × T(bitmap.Position)` (one of them turned 90°).
     /// The test reads those numbers and the spritemap itself, predicts where a few atlas pixels must land, and
