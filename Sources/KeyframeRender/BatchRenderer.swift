@@ -56,7 +56,8 @@ public struct BatchRenderer: Sendable {
             var encoder = PNGEncoder(options: png)
             for index in stride(from: worker, to: plans.count, by: workers) {
                 let plan = plans[index]
-                renderer.render(plan, scenes: scenes, framing: framing, background: background, into: &frame)
+                renderer.renderReusingBuffer(plan, scenes: scenes, framing: framing, background: background,
+                                             into: &frame)
                 var result = Result(plan: plan, path: nil, thumbnail: nil)
                 var failure: RenderError? = nil
                 if let folder {

@@ -13,6 +13,9 @@ public struct FrameRenderer: Sendable {
     private var rasterizer = Rasterizer()
     private var layer = Bitmap(width: 0, height: 0)
     private var mask = Bitmap(width: 0, height: 0)
+    /// What the last ``renderReusingBuffer(_:scenes:framing:background:into:)`` drew on, and over what colour.
+    private var previousInk: PixelRect?
+    private var previousBackground = RGBAColor.transparent
     /// Model blend modes that the raster cannot draw and that were drawn as normal.
     public private(set) var unsupportedBlendModes: Set<BlendMode> = []
 
@@ -27,6 +30,33 @@ public struct FrameRenderer: Sendable {
             let pose = scene.sampler.sample(clip: layer.clip, time: layer.time)
             draw(pose, library: scene.library, framing: framing, into: &frame)
         }
+    }
+
+    /// Renders `plan` into the buffer this renderer filled last time, clearing only what that frame drew.
+    ///
+    /// For a caller that owns `frame` and gives it to no one else between calls (``BatchRenderer``'s workers): when
+    /// the size and background are unchanged, the previous frame's pixels outside its inked rectangle are still
+    /// the background, so only that rectangle is cleared — a 1024² frame costs about 0.3 ms to clear whole. The
+    /// result is the same as ``render(_:scenes:framing:background:into:)``'s.
+    public mutating func renderReusingBuffer(_ plan: FramePlan, scenes: [RenderScene], framing: Framing,
+                                             background: RGBAColor, into frame: inout Bitmap) {
+        if let ink = previousInk, frame.width == framing.width, frame.height == framing.height,
+            previousBackground == background
+        {
+            frame.clear(ink, to: background)
+        } else {
+            prepare(&frame, framing: framing, background: background)
+        }
+        var ink = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        for layer in plan.layers where scenes.indices.contains(layer.scene) {
+            let scene = scenes[layer.scene]
+            let pose = scene.sampler.sample(clip: layer.clip, time: layer.time)
+            ink = ink.union(FrameRenderer.deviceBounds(of: pose.items[...], library: scene.library,
+                                                      view: framing.rootToDevice))
+            draw(pose, library: scene.library, framing: framing, into: &frame)
+        }
+        previousInk = ink.intersection(frame.bounds)
+        previousBackground = background
     }
 
     /// Renders one pose into `frame`, resized to the framing and cleared to `background`.
@@ -51,7 +81,8 @@ public struct FrameRenderer: Sendable {
         return (level, perTexel)
     }
 
-    private func prepare(_ frame: inout Bitmap, framing: Framing, background: RGBAColor) {
+    private mutating func prepare(_ frame: inout Bitmap, framing: Framing, background: RGBAColor) {
+        previousInk = nil
         if frame.width != framing.width || frame.height != framing.height {
             frame.resize(width: framing.width, height: framing.height)
         }
