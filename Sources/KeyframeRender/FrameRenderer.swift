@@ -40,13 +40,7 @@ public struct FrameRenderer: Sendable {
     /// result is the same as ``render(_:scenes:framing:background:into:)``'s.
     public mutating func renderReusingBuffer(_ plan: FramePlan, scenes: [RenderScene], framing: Framing,
                                              background: RGBAColor, into frame: inout Bitmap) {
-        if let ink = previousInk, frame.width == framing.width, frame.height == framing.height,
-            previousBackground == background
-        {
-            frame.clear(ink, to: background)
-        } else {
-            prepare(&frame, framing: framing, background: background)
-        }
+        beginReusing(&frame, framing: framing, background: background)
         var ink = PixelRect(x: 0, y: 0, width: 0, height: 0)
         for layer in plan.layers where scenes.indices.contains(layer.scene) {
             let scene = scenes[layer.scene]
@@ -56,6 +50,26 @@ public struct FrameRenderer: Sendable {
             draw(pose, library: scene.library, framing: framing, into: &frame)
         }
         previousInk = ink.intersection(frame.bounds)
+    }
+
+    /// Renders one pose into the buffer this renderer filled last time, clearing only what that frame drew
+    /// (see ``renderReusingBuffer(_:scenes:framing:background:into:)``).
+    public mutating func renderReusingBuffer(_ pose: Pose, library: AtlasLibrary, framing: Framing,
+                                             background: RGBAColor, into frame: inout Bitmap) {
+        beginReusing(&frame, framing: framing, background: background)
+        let ink = FrameRenderer.deviceBounds(of: pose.items[...], library: library, view: framing.rootToDevice)
+        draw(pose, library: library, framing: framing, into: &frame)
+        previousInk = ink.intersection(frame.bounds)
+    }
+
+    private mutating func beginReusing(_ frame: inout Bitmap, framing: Framing, background: RGBAColor) {
+        if let ink = previousInk, frame.width == framing.width, frame.height == framing.height,
+            previousBackground == background
+        {
+            frame.clear(ink, to: background)
+        } else {
+            prepare(&frame, framing: framing, background: background)
+        }
         previousBackground = background
     }
 

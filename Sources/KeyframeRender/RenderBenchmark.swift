@@ -122,7 +122,8 @@ public enum RenderBenchmark {
             var raster = Duration.zero, encode = Duration.zero
             for pose in poses {
                 start = clock.now
-                renderer.render(pose, library: scene.library, framing: framing, background: .transparent, into: &frame)
+                renderer.renderReusingBuffer(pose, library: scene.library, framing: framing, background: .transparent,
+                                             into: &frame)
                 let drawn = clock.now
                 raster += drawn - start
                 do { _ = try encoder.encode(frame) } catch {
