@@ -19,13 +19,27 @@ struct ColorTransformKernel {
         straight.w = a
         var out = straight * multipliers + offsets
         out.replace(with: SIMD4(repeating: 0), where: .!(out .> 0))  // also clears NaN
-        out = out.rounded(.toNearestOrAwayFromZero)
+        // Clamping before rounding gives what rounding first would: anything at or above 255 rounds to
+        // at least 255.
         out.replace(with: SIMD4(repeating: 255), where: out .> 255)
+        out = ColorTransformKernel.roundedHalfAway(out)
         let na = out.w
-        let premultiplied = (out * (na / 255)).rounded(.toNearestOrAwayFromZero)
+        let premultiplied = ColorTransformKernel.roundedHalfAway(out * (na / 255))
         let r = UInt32(premultiplied.x)
         let g = UInt32(premultiplied.y)
         let b = UInt32(premultiplied.z)
         return r | g << 8 | b << 16 | UInt32(na) << 24
+    }
+
+    /// `.rounded(.toNearestOrAwayFromZero)` for lanes in 0...2²², without a libm call per lane.
+    ///
+    /// Adding and subtracting 2²³ rounds to nearest with ties to even; `v − t` is then exact, and a tie
+    /// that went down is moved up, which is rounding half away from zero for non-negative values.
+    @inline(__always)
+    static func roundedHalfAway(_ v: SIMD4<Float>) -> SIMD4<Float> {
+        let magic = SIMD4<Float>(repeating: 8_388_608)
+        var t = (v + magic) - magic
+        t.replace(with: t + 1, where: v - t .== SIMD4(repeating: 0.5))
+        return t
     }
 }

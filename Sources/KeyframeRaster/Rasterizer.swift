@@ -22,6 +22,9 @@
 public struct Rasterizer: Sendable {
     private var scratch = RasterScratch()
     private var triangles: [MeshTriangle] = []
+    /// Whether interior spans may use the sources' vector kernels; tests turn it off to compare with the
+    /// pixel-by-pixel loop (the output is the same either way).
+    var usesBulkKernels = true
 
     /// Coordinates beyond this magnitude (in device pixels) make a draw a no-op.
     public static let coordinateLimit: Double = 1e9
@@ -325,28 +328,28 @@ public struct Rasterizer: Sendable {
         scratch.reserve(width: region.width)
         if let ct = paint.residualColorTransform {
             let s = ColorTransformedSource(inner: source, kernel: ColorTransformKernel(ct))
-            Rasterizer.rasterize(s, paint.blendMode, scratch, region, rows, target, targetWidth, opacity)
+            Rasterizer.rasterize(s, paint.blendMode, scratch, region, rows, target, targetWidth, opacity, usesBulkKernels)
         } else {
-            Rasterizer.rasterize(source, paint.blendMode, scratch, region, rows, target, targetWidth, opacity)
+            Rasterizer.rasterize(source, paint.blendMode, scratch, region, rows, target, targetWidth, opacity, usesBulkKernels)
         }
     }
 
     private static func rasterize<S: SpanSource>(
         _ source: S, _ mode: PixelBlendMode, _ scratch: RasterScratch, _ region: PixelRect, _ rows: Range<Int>,
-        _ target: UnsafeMutablePointer<UInt32>, _ targetWidth: Int, _ opacity: UInt32
+        _ target: UnsafeMutablePointer<UInt32>, _ targetWidth: Int, _ opacity: UInt32, _ bulk: Bool
     ) {
         switch mode {
-        case .normal: rows_(source, NormalBlender.self, scratch, region, rows, target, targetWidth, opacity)
-        case .add: rows_(source, AddBlender.self, scratch, region, rows, target, targetWidth, opacity)
-        case .multiply: rows_(source, MultiplyBlender.self, scratch, region, rows, target, targetWidth, opacity)
-        case .screen: rows_(source, ScreenBlender.self, scratch, region, rows, target, targetWidth, opacity)
+        case .normal: rows_(source, NormalBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .add: rows_(source, AddBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .multiply: rows_(source, MultiplyBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .screen: rows_(source, ScreenBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
         }
     }
 
     /// The polygon row loop, specialised per source and blender.
     private static func rows_<S: SpanSource, B: PixelBlender>(
         _ source: S, _ blender: B.Type, _ scratch: RasterScratch, _ region: PixelRect, _ rows: Range<Int>,
-        _ target: UnsafeMutablePointer<UInt32>, _ targetWidth: Int, _ opacity: UInt32
+        _ target: UnsafeMutablePointer<UInt32>, _ targetWidth: Int, _ opacity: UInt32, _ bulk: Bool
     ) {
         var source = source
         let edges = UnsafePointer(scratch.edges)
@@ -374,7 +377,7 @@ public struct Rasterizer: Sendable {
                     if weight == 0 { continue }
                     SpanPainter.paintCovered(
                         &source, B.self, destination: row + span.start, count: span.end - span.start,
-                        opacity: min(weight, 256))
+                        opacity: min(weight, 256), bulk: bulk)
                 }
             }
         }

@@ -8,11 +8,24 @@ protocol SpanSource {
     func isInterior(count: Int) -> Bool
     /// Like ``next()``, valid only while ``isInterior(count:)`` said so.
     mutating func nextInterior() -> UInt32
+    /// The pixels among the next `count` that can come from ``nextInterior()``, as one range; an estimate
+    /// that ``isInterior(count:)`` must confirm once the source stands at its start. Empty if unknown.
+    func interiorRange(count: Int) -> Range<Int>
+    /// Paints a leading part of `count` fully covered pixels in bulk, valid only while
+    /// ``isInterior(count:)`` said so, with the result of ``nextInterior()`` and `B` pixel by pixel;
+    /// returns how many pixels it painted and advanced over (0 when the source has no bulk kernel).
+    mutating func paintInterior<B: PixelBlender>(
+        _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>, count: Int, opacity: UInt32
+    ) -> Int
 }
 
 extension SpanSource {
     @inline(__always) func isInterior(count: Int) -> Bool { false }
     @inline(__always) mutating func nextInterior() -> UInt32 { next() }
+    @inline(__always) func interiorRange(count: Int) -> Range<Int> { 0..<0 }
+    @inline(__always) mutating func paintInterior<B: PixelBlender>(
+        _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>, count: Int, opacity: UInt32
+    ) -> Int { 0 }
 }
 
 /// A constant premultiplied colour.
@@ -86,9 +99,46 @@ struct BilinearSource: SpanSource {
     @inline(__always)
     func isInterior(count: Int) -> Bool {
         let n = count - 1
-        let s1 = s &+ ds &* n
-        let t1 = t &+ dt &* n
+        // Positions move linearly, so the first and last sample bound all of them, unless the last
+        // overflows (only for absurd scales, which then take the clamped path).
+        let (sStep, sOver) = ds.multipliedReportingOverflow(by: n)
+        let (tStep, tOver) = dt.multipliedReportingOverflow(by: n)
+        let (s1, sOver1) = s.addingReportingOverflow(sStep)
+        let (t1, tOver1) = t.addingReportingOverflow(tStep)
+        if sOver || tOver || sOver1 || tOver1 { return false }
         return s >= minS && s < maxS && s1 >= minS && s1 < maxS && t >= minT && t < maxT && t1 >= minT && t1 < maxT
+    }
+
+    func interiorRange(count: Int) -> Range<Int> {
+        var lo = 0
+        var hi = count
+        BilinearSource.narrow(&lo, &hi, position: s, step: ds, min: minS, max: maxS)
+        BilinearSource.narrow(&lo, &hi, position: t, step: dt, min: minT, max: maxT)
+        return lo < hi ? lo..<hi : 0..<0
+    }
+
+    /// Narrows `lo..<hi` to the `i` with `min ≤ position + i·step < max`.
+    private static func narrow(_ lo: inout Int, _ hi: inout Int, position p: Int, step d: Int, min: Int, max: Int) {
+        // Positions and steps are 16.16 values saturated near 2⁵⁶, so these differences cannot overflow.
+        if d == 0 {
+            if p < min || p >= max { hi = lo }
+        } else if d > 0 {
+            lo = Swift.max(lo, ceilDiv(min - p, d))
+            hi = Swift.min(hi, floorDiv(max - 1 - p, d) + 1)
+        } else {
+            lo = Swift.max(lo, ceilDiv(p - (max - 1), -d))
+            hi = Swift.min(hi, floorDiv(p - min, -d) + 1)
+        }
+    }
+
+    private static func floorDiv(_ a: Int, _ b: Int) -> Int {
+        let q = a / b
+        return (a % b != 0 && a < 0) ? q - 1 : q
+    }
+
+    private static func ceilDiv(_ a: Int, _ b: Int) -> Int {
+        let q = a / b
+        return (a % b != 0 && a > 0) ? q + 1 : q
     }
 
     @inline(__always)
@@ -102,6 +152,14 @@ struct BilinearSource: SpanSource {
         return PixelMath.bilinear(
             row0[0], row0[1], row1[0], row1[1], UInt32(truncatingIfNeeded: (sc >> 8) & 0xFF),
             UInt32(truncatingIfNeeded: (tc >> 8) & 0xFF))
+    }
+
+    @inline(__always)
+    mutating func paintInterior<B: PixelBlender>(
+        _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>, count: Int, opacity: UInt32
+    ) -> Int {
+        guard B.self == NormalBlender.self else { return 0 }
+        return paintInteriorNormal(destination: destination, count: count, opacity: opacity)
     }
 }
 
