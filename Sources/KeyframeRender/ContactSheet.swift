@@ -70,8 +70,8 @@ public enum ContactSheet {
 }
 
 extension String {
-    /// The string with zeros in front up to `length` characters.
-    func leftPadded(to length: Int) -> String {
-        count >= length ? self : String(repeating: "0", count: length - count) + self
+    /// The string with `pad` (zeros unless told) in front up to `length` characters.
+    func leftPadded(to length: Int, with pad: Character = "0") -> String {
+        count >= length ? self : String(repeating: pad, count: length - count) + self
     }
 }

@@ -172,23 +172,9 @@ public struct FrameRenderer: Sendable {
 
     /// The whole-pixel rectangle, in device space, that `items` can touch (empty when they draw nothing).
     static func deviceBounds(of items: ArraySlice<Pose.Item>, library: AtlasLibrary, view: Affine) -> PixelRect {
-        var box = BoundingBox()
-        for item in items {
-            if let mesh = item.mesh {
-                for p in mesh.positions {
-                    let d = view.apply(SIMD2(p.x, p.y))
-                    box.add(d.x, d.y)
-                }
-            } else if let sprite = library.sprite(item.sprite) {
-                let w = sprite.size.width, h = sprite.size.height
-                let m = view.concatenating(Affine(item.transform))
-                for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
-                    let d = m.apply(SIMD2(x, y))
-                    box.add(d.x, d.y)
-                }
-            }
+        guard let rect = Framing.bounds(of: items, library: library, view: view) else {
+            return PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
-        guard let rect = box.rect else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
         // One pixel of margin for the reduced-atlas rounding and anti-aliased edges.
         let limit = Double(Int32.max / 2)
         let x0 = Int(max(-limit, (rect.x - 1).rounded(.down)))

@@ -48,15 +48,25 @@ public struct Framing: Sendable, Equatable {
 
     /// The bounds, in root coordinates, of everything `pose` draws; `nil` when it draws nothing.
     public static func bounds(of pose: Pose, library: AtlasLibrary) -> Rect? {
+        bounds(of: pose.items[...], library: library, view: .identity)
+    }
+
+    /// The bounds of everything `items` draw, mapped through `view` (root → wherever), or `nil` when they draw
+    /// nothing: mesh vertices, and the four corners of each sprite's picture.
+    static func bounds(of items: ArraySlice<Pose.Item>, library: AtlasLibrary, view: Affine) -> Rect? {
         var box = BoundingBox()
-        for item in pose.items {
+        for item in items {
             if let mesh = item.mesh {
-                for p in mesh.positions { box.add(p.x, p.y) }
+                for p in mesh.positions {
+                    let d = view.apply(SIMD2(p.x, p.y))
+                    box.add(d.x, d.y)
+                }
             } else if let sprite = library.sprite(item.sprite) {
                 let w = sprite.size.width, h = sprite.size.height
+                let m = view.concatenating(Affine(item.transform))
                 for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
-                    let p = item.transform.apply(Vector2(x: x, y: y))
-                    box.add(p.x, p.y)
+                    let d = m.apply(SIMD2(x, y))
+                    box.add(d.x, d.y)
                 }
             }
         }

@@ -198,10 +198,3 @@ public enum RenderBenchmark {
         return lines.joined(separator: "\n") + "\n"
     }
 }
-
-extension String {
-    /// The string with `pad` in front up to `length` characters.
-    func leftPadded(to length: Int, with pad: Character) -> String {
-        count >= length ? self : String(repeating: pad, count: length - count) + self
-    }
-}

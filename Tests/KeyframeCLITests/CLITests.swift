@@ -4,35 +4,7 @@ import XCTest
 
 /// Runs the built `keyframe` binary as a user would: exit codes, outputs on disk, error text.
 final class CLITests: XCTestCase {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static var binary: URL {
-        // The test bundle sits in the build products folder next to the executable.
-        var folder = Bundle(for: CLITests.self).bundleURL
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("keyframe").path) {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("keyframe")
-    }
-
-    func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
-    }
+    func run(_ arguments: [String]) throws -> CLIRun { try CLIRunner.run(arguments) }
 
     private let sprite = #"{"ASI":{"N":"0000","M3D":[1,0,0,0,0,1,0,0,0,0,1,0,5,6,0,1]}}"#
 

@@ -6,20 +6,7 @@ import XCTest
 final class FlumpCLITests: XCTestCase {
     private let sample = TestPaths.packageRoot.appendingPathComponent("Samples/flump-hopbot")
 
-    private func run(_ arguments: [String]) throws -> CLITests.Run {
-        let process = Process()
-        process.executableURL = CLITests.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return CLITests.Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                            stderr: String(decoding: errData, as: UTF8.self))
-    }
+    func run(_ arguments: [String]) throws -> CLIRun { try CLIRunner.run(arguments) }
 
     func testScaleFactorChoosesTheTextureGroup() throws {
         let one = try run(["inspect", sample.path, "--json"])

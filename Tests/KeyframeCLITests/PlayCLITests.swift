@@ -4,38 +4,11 @@ import XCTest
 
 /// `keyframe play` and `keyframe bench engine` run as a user would: outputs, exit codes, options.
 final class PlayCLITests: XCTestCase {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    static var binary: URL {
-        var folder = Bundle(for: PlayCLITests.self).bundleURL
-        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("keyframe").path) {
-            folder.deleteLastPathComponent()
-        }
-        return folder.appendingPathComponent("keyframe")
-    }
-
     /// The checkout's `Samples/` folder.
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Samples")
 
-    func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
-    }
+    func run(_ arguments: [String]) throws -> CLIRun { try CLIRunner.run(arguments) }
 
     private var folder: URL!
 

@@ -4,28 +4,7 @@ import XCTest
 
 /// `keyframe render` as a user runs it: files on disk, exit codes, messages.
 final class RenderCLITests: XCTestCase {
-    struct Run {
-        var status: Int32
-        var stdout: String
-        var stderr: String
-    }
-
-    func run(_ arguments: [String]) throws -> Run { try Self.run(arguments) }
-
-    static func run(_ arguments: [String]) throws -> Run {
-        let process = Process()
-        process.executableURL = CLITests.binary
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
-        let errData = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Run(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                   stderr: String(decoding: errData, as: UTF8.self))
-    }
+    func run(_ arguments: [String]) throws -> CLIRun { try CLIRunner.run(arguments) }
 
     var walker: String { TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path }
     var spinner: String { TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path }
@@ -158,13 +137,13 @@ final class RenderScriptCLITests: XCTestCase {
         let script = TestPaths.packageRoot.appendingPathComponent("Samples/scripts/walker-interaction.json").path
         let walker = TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path
         let out = try TestPaths.temporaryFolder("render-script")
-        let played = try RenderCLITests.run(["play", script, "--fps", "12", "--json"])
+        let played = try CLIRunner.run(["play", script, "--fps", "12", "--json"])
         XCTAssertEqual(played.status, 0, played.stderr)
         let ticks = played.stdout.split(separator: "\n").compactMap {
             try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
         }
         XCTAssertGreaterThan(ticks.count, 5)
-        let result = try RenderCLITests.run(["render", walker, "--script", script, "--fps", "12", "--fit", "content",
+        let result = try CLIRunner.run(["render", walker, "--script", script, "--fps", "12", "--fit", "content",
                                   "-o", out.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let files = try FileManager.default.contentsOfDirectory(atPath: out.path).sorted()

@@ -30,42 +30,12 @@ final class CorpusSchemaTests: XCTestCase {
 
     /// Converts every folder and validates all outputs in one run of the script.
     private func checkConverted(_ folders: [URL]) throws {
-        let output = try TestPaths.temporaryFolder("keyframe-corpus-schema")
-        defer { try? FileManager.default.removeItem(at: output) }
-        var files: [String] = []
+        var documents: [String: [UInt8]] = [:]
         for folder in folders {
-            let document: Document
-            do { document = try Importer.importDocument(at: folder) } catch {
+            do { documents[folder.lastPathComponent] = try Importer.importDocument(at: folder).jsonBytes() } catch {
                 XCTFail("\(folder.lastPathComponent): import failed: \(error)")
-                continue
             }
-            let file = output.appendingPathComponent("\(folder.lastPathComponent).json")
-            try Data(document.jsonBytes()).write(to: file)
-            files.append(file.path)
         }
-        guard !files.isEmpty else { return }
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "Scripts/validate-schema.py"] + files
-        process.currentDirectoryURL = packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch {
-            throw XCTSkip("cannot run /usr/bin/env python3 (\(error)); schema validation skipped")
-        }
-        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        switch process.terminationStatus {
-        case 0:
-            XCTAssertEqual(text.components(separatedBy: ": valid").count - 1, files.count, text)
-        case 3:
-            throw XCTSkip("python3 has no `jsonschema` package (python3 -m pip install jsonschema); schema validation skipped")
-        case 126, 127:
-            throw XCTSkip("python3 is not installed; schema validation skipped: \(text)")
-        default:
-            XCTFail("converted output does not match docs/keyframe.schema.json:\n\(text)")
-        }
+        try SchemaValidator.assertValid(documents, "converted output")
     }
 }

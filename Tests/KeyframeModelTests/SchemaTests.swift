@@ -10,54 +10,6 @@ import XCTest
 // - the schema's enums list exactly the Swift enums' cases.
 // The script needs python3 with the `jsonschema` package; without them the script-based tests are skipped.
 
-/// Runs Scripts/validate-schema.py on JSON texts; `nil` means python3 or jsonschema is unavailable.
-enum SchemaValidator {
-    struct Result {
-        var status: Int32
-        var output: String
-    }
-
-    static let packageRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-
-    /// Validates each document (written to a temporary file) in one run of the script.
-    static func validate(_ documents: [String: [UInt8]]) throws -> Result {
-        let folder = try TestPaths.temporaryFolder("keyframe-schema")
-        defer { try? FileManager.default.removeItem(at: folder) }
-        var paths: [String] = []
-        for (name, bytes) in documents.sorted(by: { $0.key < $1.key }) {
-            let url = folder.appendingPathComponent("\(name).json")
-            try Data(bytes).write(to: url)
-            paths.append(url.path)
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "Scripts/validate-schema.py"] + paths
-        process.currentDirectoryURL = packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch {
-            throw XCTSkip("cannot run /usr/bin/env python3 (\(error)); schema validation skipped")
-        }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        switch process.terminationStatus {
-        case 3:
-            throw XCTSkip("python3 has no `jsonschema` package (python3 -m pip install jsonschema); schema validation skipped")
-        case 126, 127:
-            throw XCTSkip("python3 is not installed; schema validation skipped: \(output)")
-        default:
-            return Result(status: process.terminationStatus, output: output)
-        }
-    }
-
-    static func validate(_ bytes: [UInt8], name: String = "document") throws -> Result {
-        try validate([name: bytes])
-    }
-}
-
 final class SchemaTests: XCTestCase {
     /// A document that uses every feature of the model: all easing kinds, all content kinds, all loop modes and
     /// clocks, every track, masks, all node kinds, diagnostics with and without location, a stage rect, every

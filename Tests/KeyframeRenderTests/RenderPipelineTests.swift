@@ -130,11 +130,10 @@ final class RenderPipelineTests: XCTestCase {
 
     func testSizeScalesSceneToFitAndCentres() throws {
         // A 40×20 scene in 80×80: scale 2, centred vertically (20 px bands above and below).
-        let document = try XCTUnwrap(Optional(Framing(scene: Rect(x: 0, y: 0, width: 40, height: 20),
-                                                      size: (80, 80))))
-        XCTAssertEqual(document.width, 80)
-        XCTAssertEqual(document.height, 80)
-        let p = document.rootToDevice.apply(SIMD2(40, 20))
+        let framing = Framing(scene: Rect(x: 0, y: 0, width: 40, height: 20), size: (80, 80))
+        XCTAssertEqual(framing.width, 80)
+        XCTAssertEqual(framing.height, 80)
+        let p = framing.rootToDevice.apply(SIMD2(40, 20))
         XCTAssertEqual(p.x, 80, accuracy: 1e-9)
         XCTAssertEqual(p.y, 60, accuracy: 1e-9)
         let frame = try render(elements: [Self.sprite("0000", (1, 0, 0, 1, 0, 0))],

@@ -57,46 +57,8 @@ enum DragonBonesTimelineBaker {
         let span = next.frame.value - keyframe.frame.value
         guard span > 0 else { return keyframe.value }
         let p = min(max((frame - keyframe.frame.value) / span, 0), 1)
-        return lerp(keyframe.value, next.value, progress(keyframe.easing, p))
-    }
-
-    /// Eased progress for the easings DragonBones produces.
-    static func progress(_ easing: Easing, _ p: Double) -> Double {
-        switch easing {
-        case .hold: return 0
-        case .linear, .cubicBezier: return p
-        case .flashQuadratic(let s): return p + s * p * (1 - p)
-        case .quadraticInOut(let s): return p + s * (0.5 * (1 - cos(p * .pi)) - p)
-        case .flumpQuadratic(let e): return p - e * p * (1 - p)
-        case .bezierPath(let points, let steps):
-            let n = max(steps ?? 100, 1)
-            let position = p * Double(n)
-            let lower = min(Int(position), n - 1)
-            let a = sample(points, Double(lower) / Double(n)), b = sample(points, Double(lower + 1) / Double(n))
-            return a + (b - a) * (position - Double(lower))
-        }
-    }
-
-    /// One curve sample at the runtime's precision (bisection to 10⁻⁴, rounded to 10⁻⁴).
-    private static func sample(_ points: [Vector2], _ x: Double) -> Double {
-        guard points.count >= 4 else { return x }
-        if x <= points[0].x { return points[0].y }
-        if x >= points[points.count - 1].x { return points[points.count - 1].y }
-        let segments = (points.count - 1) / 3
-        var index = 0
-        while index < segments - 1 && x > points[3 * index + 3].x { index += 1 }
-        let p0 = points[3 * index], c1 = points[3 * index + 1], c2 = points[3 * index + 2], p1 = points[3 * index + 3]
-        func bezier(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ t: Double) -> Double {
-            let u = 1 - t
-            return u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d
-        }
-        var low = 0.0, high = 1.0, y = 0.0
-        while high - low > 0.0001 {
-            let middle = (high + low) * 0.5
-            y = bezier(p0.y, c1.y, c2.y, p1.y, middle)
-            if x - bezier(p0.x, c1.x, c2.x, p1.x, middle) > 0 { low = middle } else { high = middle }
-        }
-        return (y * 10000).rounded(.toNearestOrAwayFromZero) / 10000
+        // DragonBones produces no `.cubicBezier`; every easing it does produce has the model's closed form.
+        return lerp(keyframe.value, next.value, keyframe.easing.closedFormProgress(at: p) ?? p)
     }
 
     static func lerpVector(_ a: Vector2, _ b: Vector2, _ t: Double) -> Vector2 {

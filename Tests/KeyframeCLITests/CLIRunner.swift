@@ -1,0 +1,36 @@
+import Foundation
+
+/// The outcome of one run of the built `keyframe` binary.
+struct CLIRun {
+    var status: Int32
+    var stdout: String
+    var stderr: String
+}
+
+/// Runs the built `keyframe` binary as a user would, for every CLI test class.
+enum CLIRunner {
+    /// The executable: the test bundle sits in the build products folder next to it.
+    static let binary: URL = {
+        var folder = Bundle(for: CLITests.self).bundleURL
+        while folder.path != "/" && !FileManager.default.fileExists(atPath: folder.appendingPathComponent("keyframe").path) {
+            folder.deleteLastPathComponent()
+        }
+        return folder.appendingPathComponent("keyframe")
+    }()
+
+    /// Runs `keyframe arguments…` and collects its exit status and both output streams.
+    static func run(_ arguments: [String]) throws -> CLIRun {
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        let out = Pipe(), err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        let errData = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return CLIRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
+                      stderr: String(decoding: errData, as: UTF8.self))
+    }
+}
