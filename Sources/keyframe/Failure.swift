@@ -16,10 +16,10 @@ func writeAtomically(_ bytes: [UInt8], to path: String) throws {
     let temporary = folder.appendingPathComponent(".\(url.lastPathComponent).\(ProcessInfo.processInfo.processIdentifier).tmp")
     do {
         try Data(bytes).write(to: temporary)
-        if FileManager.default.fileExists(atPath: url.path) {
-            _ = try FileManager.default.replaceItemAt(url, withItemAt: temporary)
-        } else {
-            try FileManager.default.moveItem(at: temporary, to: url)
+        // rename(2) replaces an existing file atomically; FileManager.replaceItemAt on Linux could fail after
+        // removing the old file, losing it.
+        guard rename(temporary.path, url.path) == 0 else {
+            throw CocoaError(.fileWriteUnknown, userInfo: [NSLocalizedDescriptionKey: String(cString: strerror(errno))])
         }
     } catch {
         try? FileManager.default.removeItem(at: temporary)

@@ -35,6 +35,19 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(Data(again.stdout.utf8), written)
     }
 
+    /// Writing over an existing output replaces it (repeatedly), never losing it.
+    func testConvertReplacesAnExistingOutput() throws {
+        let sample = TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path
+        let output = try TestPaths.temporaryFolder("cli-overwrite").appendingPathComponent("spinner.json")
+        for _ in 0..<3 {
+            let result = try run(["convert", sample, "-o", output.path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: output.path))
+        }
+        let files = try FileManager.default.contentsOfDirectory(atPath: output.deletingLastPathComponent().path)
+        XCTAssertEqual(files, ["spinner.json"], "temporary files left behind")
+    }
+
     func testInputErrorExitsOneAndLeavesNoOutput() throws {
         let fixture = try AnimateFixture(animation: "{\"AN\": [}")
         let output = fixture.folder.appendingPathComponent("never.json")
