@@ -35,6 +35,58 @@ final class AnimatorLaneTests: XCTestCase {
         XCTAssertGreaterThan(checked, 90_000)
     }
 
+    /// The vector Newton (four lanes, each its own curve) must give the scalar solver's bits in
+    /// every lane it reports solved, and must report unsolved exactly the lanes the scalar solver
+    /// finishes by bisection (or outside 0 < x < 1), which the lane then solves by the scalar path.
+    func testVectorNewtonIsBitIdenticalLaneByLane() {
+        var rng = SeededGenerator(seed: 11)
+        var solvers = curves.compactMap { curve -> CubicBezierSolver? in
+            if case .cubic(let bezier) = curve { return CubicBezierSolver(bezier) } else { return nil }
+        }
+        for _ in 0..<40 {
+            solvers.append(CubicBezierSolver(CubicBezier(
+                Double.random(in: 0...1, using: &rng), Double.random(in: -1...2, using: &rng),
+                Double.random(in: 0...1, using: &rng), Double.random(in: -1...2, using: &rng))))
+        }
+        let special: [Double] = [-0.5, 0, 1e-300, 1e-9, 0.1, 0.5, 1 - 1e-12, 1, 1.5]
+        var solvedLanes = 0, unsolvedLanes = 0
+        for round in 0..<20_000 {
+            let picked = (0..<4).map { _ in solvers.randomElement(using: &rng)! }
+            var x = SIMD4<Double>.zero
+            for lane in 0..<4 {
+                x[lane] = round % 10 == 0 ? special.randomElement(using: &rng)! : Double.random(in: 0...1, using: &rng)
+            }
+            var lower = x, previous = x, span = x
+            for lane in 0..<4 {
+                let parts = x[lane] > 0 && x[lane] < 1 ? picked[lane].bracketParts(x[lane]) : (x[lane], 0, 0)
+                (lower[lane], previous[lane], span[lane]) = parts
+            }
+            let start = CubicBezierSolver.start(x: x, lower: lower, previous: previous, span: span)
+            let (progress, solved) = CubicBezierSolver.newton(
+                x: x, start: start,
+                a: SIMD4(picked.map(\.ax)), b: SIMD4(picked.map(\.bx)), c: SIMD4(picked.map(\.cx)),
+                ay: SIMD4(picked.map(\.ay)), by: SIMD4(picked.map(\.by)), cy: SIMD4(picked.map(\.cy)))
+            for lane in 0..<4 {
+                let scalar = picked[lane].progress(at: x[lane])
+                let inside = x[lane] > 0 && x[lane] < 1
+                // The scalar start for an inside x, rebuilt from the scalar bracket.
+                if inside {
+                    XCTAssertEqual(start[lane].bitPattern, picked[lane].bracket(x[lane]).start.bitPattern)
+                }
+                if solved[lane] {
+                    XCTAssertTrue(inside, "x = \(x[lane]) must be left to the scalar solver")
+                    XCTAssertEqual(progress[lane].bitPattern, scalar.bitPattern,
+                                   "lane \(lane) at x = \(x[lane]): \(progress[lane]) vs \(scalar)")
+                    solvedLanes += 1
+                } else {
+                    unsolvedLanes += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(solvedLanes, 70_000, "most lanes converge by Newton")
+        XCTAssertGreaterThan(unsolvedLanes, 100, "some lanes need the scalar fallback")
+    }
+
     /// Records every event an animator reports.
     private final class EventLog {
         var events: [AnimatorEvent] = []

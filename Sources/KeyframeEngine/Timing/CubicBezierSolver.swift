@@ -28,7 +28,7 @@ struct CubicBezierSolver {
         (1..<CubicBezier.sampleCount).allSatisfy { sample($0 - 1) <= sample($0) }
     }
 
-    @inline(__always) private func sample(_ i: Int) -> Double {
+    @inline(__always) func sample(_ i: Int) -> Double {
         withUnsafeBytes(of: samples) { $0.load(fromByteOffset: i &* 8, as: Double.self) }
     }
 
@@ -40,10 +40,10 @@ struct CubicBezierSolver {
         return ((ay * t + by) * t + cy) * t
     }
 
-    @inline(__always) private func parameter(forX x: Double, epsilon: Double) -> Double {
-        let a = ax, b = bx, c = cx
+    /// The Newton start for `x` in `0 < x < 1` and the bisection bracket around it: the linear
+    /// interpolation between the two spline samples around `x`, as ``CubicBezier`` computes it.
+    @inline(__always) func bracket(_ x: Double) -> (start: Double, lower: Double, upper: Double) {
         let step = 1 / Double(CubicBezier.sampleCount - 1)
-        var lower = 0.0, upper = 1.0, t = x
         // The first sample at or above x. The samples never decrease (``hasRisingSamples``), so the
         // samples below x are a prefix and the first one at or above x is 1 + how many of samples 1…9
         // lie below x: the same bracket as CubicBezier's linear scan, counted without branches.
@@ -58,13 +58,17 @@ struct CubicBezierSolver {
         i &+= sample(8) < x ? 1 : 0
         i &+= sample(9) < x ? 1 : 0
         let found = sample(i)
-        if x <= found {
-            let previous = sample(i - 1)
-            upper = step * Double(i)
-            lower = upper - step
-            let span = found - previous
-            t = span > 0 ? lower + step * (x - previous) / span : lower
-        }
+        guard x <= found else { return (x, 0, 1) }
+        let previous = sample(i - 1)
+        let upper = step * Double(i)
+        let lower = upper - step
+        let span = found - previous
+        return (span > 0 ? lower + step * (x - previous) / span : lower, lower, upper)
+    }
+
+    @inline(__always) private func parameter(forX x: Double, epsilon: Double) -> Double {
+        let a = ax, b = bx, c = cx
+        var (t, lower, upper) = bracket(x)
         var error = 0.0
         for _ in 0..<CubicBezier.maxNewtonIterations {
             error = ((a * t + b) * t + c) * t - x
