@@ -50,11 +50,15 @@ public struct BatchRenderer: Sendable {
     {
         let collector = Collector(count: plans.count)
         let workers = min(jobs, max(1, plans.count))
-        let work: @Sendable (Int) -> Void = { worker in
+        // Workers take the next frame when they finish one (rather than a fixed share), so a worker
+        // slowed by heavier frames or by other processes does not hold the others up. Every frame
+        // is rendered and written on its own, so the files do not depend on which worker drew them.
+        let queue = FrameQueue(count: plans.count)
+        let work: @Sendable (Int) -> Void = { _ in
             var renderer = FrameRenderer()
             var frame = Bitmap(width: 0, height: 0)
             var encoder = PNGEncoder(options: png)
-            for index in stride(from: worker, to: plans.count, by: workers) {
+            while let index = queue.next() {
                 let plan = plans[index]
                 renderer.renderReusingBuffer(plan, scenes: scenes, framing: framing, background: background,
                                              into: &frame)
@@ -79,6 +83,23 @@ public struct BatchRenderer: Sendable {
             DispatchQueue.concurrentPerform(iterations: workers, execute: work)
         }
         return try collector.results()
+    }
+}
+
+/// Hands out frame indices in plan order, one at a time, to whichever worker asks.
+private final class FrameQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var following = 0
+    private let count: Int
+
+    init(count: Int) { self.count = count }
+
+    func next() -> Int? {
+        lock.lock()
+        defer { lock.unlock() }
+        guard following < count else { return nil }
+        following += 1
+        return following - 1
     }
 }
 
