@@ -24,6 +24,66 @@ final class PNGEncoderTests: XCTestCase {
         XCTAssertTrue(png.indices.contains { i in i + 5 <= png.count && Array(png[i..<(i + 5)]) == needle })
     }
 
+    /// Every (channel, alpha) pair is converted to straight alpha exactly as `(c · 255 + a / 2) / a`
+    /// (clamped to 255; 0 for a = 0): the encoder divides by multiplying with a reciprocal, and this
+    /// checks all 65,536 pairs, including channels above their alpha, against the division.
+    func testUnpremultiplyMatchesIntegerDivisionForEveryPair() throws {
+        var premultiplied = [UInt8](repeating: 0, count: 256 * 256 * 4)
+        for a in 0..<256 {
+            for c in 0..<256 {
+                let i = (a * 256 + c) * 4
+                premultiplied[i] = UInt8(c)
+                premultiplied[i + 1] = UInt8(255 - c)
+                premultiplied[i + 2] = UInt8(c / 2)
+                premultiplied[i + 3] = UInt8(a)
+            }
+        }
+        let image = try XCTUnwrap(Bitmap(width: 256, height: 256, premultipliedRGBA: premultiplied))
+        var encoder = PNGEncoder(options: PNGEncodingOptions(compressionLevel: 0, filters: .none, strategy: .default))
+        let rows = try Self.storedRows(of: encoder.encode(image), rowBytes: 256 * 4, height: 256)
+        var mismatches = 0
+        for a in 0..<256 {
+            for c in 0..<256 {
+                let stored = rows[a]
+                for (channel, value) in [c, 255 - c, c / 2].enumerated() {
+                    let expected = a == 0 ? 0 : min(255, (value * 255 + a / 2) / a)
+                    if Int(stored[1 + c * 4 + channel]) != expected {
+                        mismatches += 1
+                        if mismatches < 10 { XCTFail("c \(value) a \(a): \(stored[1 + c * 4 + channel]) ≠ \(expected)") }
+                    }
+                }
+                XCTAssertEqual(Int(stored[1 + c * 4 + 3]), a)
+            }
+        }
+        XCTAssertEqual(mismatches, 0)
+    }
+
+    /// The rows of a PNG written at zlib level 0 without filters: IDAT payloads joined, the zlib
+    /// header skipped, stored blocks unwrapped; each row starts with its filter byte (0).
+    private static func storedRows(of png: [UInt8], rowBytes: Int, height: Int) throws -> [[UInt8]] {
+        var stream: [UInt8] = []
+        var offset = 8
+        while offset + 8 <= png.count {
+            let length = png[offset..<(offset + 4)].reduce(0) { $0 << 8 | Int($1) }
+            let type = String(decoding: png[(offset + 4)..<(offset + 8)], as: UTF8.self)
+            if type == "IDAT" { stream += png[(offset + 8)..<(offset + 8 + length)] }
+            offset += 12 + length
+        }
+        var data: [UInt8] = []
+        var position = 2
+        while position + 5 <= stream.count {
+            let final = stream[position] & 1
+            XCTAssertEqual(stream[position] & 6, 0, "level 0 writes stored blocks")
+            let length = Int(stream[position + 1]) | Int(stream[position + 2]) << 8
+            data += stream[(position + 5)..<(position + 5 + length)]
+            position += 5 + length
+            if final == 1 { break }
+        }
+        let stride = rowBytes + 1
+        XCTAssertEqual(data.count, stride * height)
+        return (0..<height).map { Array(data[($0 * stride)..<(($0 + 1) * stride)]) }
+    }
+
     func testRawLayoutsRoundTrip() throws {
         let w = 5, h = 3
         var encoder = PNGEncoder()
