@@ -13,16 +13,7 @@ extension CubicBezierSolver {
     @inline(__always)
     func bracketParts(_ x: Double) -> (lower: Double, previous: Double, span: Double) {
         let step = 1 / Double(CubicBezier.sampleCount - 1)
-        var i = 1
-        i &+= sample(1) < x ? 1 : 0
-        i &+= sample(2) < x ? 1 : 0
-        i &+= sample(3) < x ? 1 : 0
-        i &+= sample(4) < x ? 1 : 0
-        i &+= sample(5) < x ? 1 : 0
-        i &+= sample(6) < x ? 1 : 0
-        i &+= sample(7) < x ? 1 : 0
-        i &+= sample(8) < x ? 1 : 0
-        i &+= sample(9) < x ? 1 : 0
+        let i = firstSample(atOrAbove: x)
         let found = sample(i)
         guard x <= found else { return (x, 0, 0) }
         let previous = sample(i - 1)

@@ -40,13 +40,13 @@ struct CubicBezierSolver {
         return ((ay * t + by) * t + cy) * t
     }
 
-    /// The Newton start for `x` in `0 < x < 1` and the bisection bracket around it: the linear
-    /// interpolation between the two spline samples around `x`, as ``CubicBezier`` computes it.
-    @inline(__always) func bracket(_ x: Double) -> (start: Double, lower: Double, upper: Double) {
-        let step = 1 / Double(CubicBezier.sampleCount - 1)
-        // The first sample at or above x. The samples never decrease (``hasRisingSamples``), so the
-        // samples below x are a prefix and the first one at or above x is 1 + how many of samples 1…9
-        // lie below x: the same bracket as CubicBezier's linear scan, counted without branches.
+    /// The index (1…10) of the first spline sample at or above `x`, as CubicBezier's linear scan
+    /// finds it (10 also when no sample is: the caller checks).
+    ///
+    /// The samples never decrease (``hasRisingSamples``), so the samples below x are a prefix and
+    /// the first one at or above x is 1 + how many of samples 1…9 lie below x, counted without
+    /// branches.
+    @inline(__always) func firstSample(atOrAbove x: Double) -> Int {
         var i = 1
         i &+= sample(1) < x ? 1 : 0
         i &+= sample(2) < x ? 1 : 0
@@ -57,6 +57,14 @@ struct CubicBezierSolver {
         i &+= sample(7) < x ? 1 : 0
         i &+= sample(8) < x ? 1 : 0
         i &+= sample(9) < x ? 1 : 0
+        return i
+    }
+
+    /// The Newton start for `x` in `0 < x < 1` and the bisection bracket around it: the linear
+    /// interpolation between the two spline samples around `x`, as ``CubicBezier`` computes it.
+    @inline(__always) func bracket(_ x: Double) -> (start: Double, lower: Double, upper: Double) {
+        let step = 1 / Double(CubicBezier.sampleCount - 1)
+        let i = firstSample(atOrAbove: x)
         let found = sample(i)
         guard x <= found else { return (x, 0, 1) }
         let previous = sample(i - 1)
