@@ -1,25 +1,41 @@
-/// Arc lengths of a ``HermiteSpline``'s segments, for constant-speed (paced) travel (internal).
+/// A curve made of segments with a parameter in `0...1` each, whose arc length can be measured
+/// (internal: ``HermiteSpline`` and ``KeyframePath``).
+protocol ArcLengthCurve: Hashable, Sendable {
+    var segmentCount: Int { get }
+    /// `|dP/du|` in segment `segment` at `u`.
+    func speed(segment: Int, at u: Double) -> Double
+    /// The length of segment `segment` from `u = 0` to `u`.
+    func length(segment: Int, upTo u: Double) -> Double
+}
+
+extension ArcLengthCurve {
+    func length(segment i: Int, upTo u: Double) -> Double {
+        ArcLengthTable<Self>.integrate(from: 0, to: u) { speed(segment: i, at: $0) }
+    }
+}
+
+/// Arc lengths of a curve's segments, for constant-speed (paced) travel (internal).
 ///
 /// Lengths come from adaptive Simpson integration of the speed; a fraction of the total length
 /// is mapped back to a segment parameter by Newton's method with a bisection fallback.
-struct ArcLengthTable: Hashable, Sendable {
-    let spline: HermiteSpline
+struct ArcLengthTable<Curve: ArcLengthCurve>: Hashable, Sendable {
+    let curve: Curve
     /// Cumulative length at the start of each segment, plus the total at the end.
     let cumulative: [Double]
 
-    init(spline: HermiteSpline) {
-        self.spline = spline
+    init(curve: Curve) {
+        self.curve = curve
         var cumulative = [0.0]
-        for i in 0..<spline.segmentCount {
-            cumulative.append(cumulative[i] + Self.length(spline, segment: i, upTo: 1))
+        for i in 0..<curve.segmentCount {
+            cumulative.append(cumulative[i] + curve.length(segment: i, upTo: 1))
         }
         self.cumulative = cumulative
     }
 
     var total: Double { cumulative.last ?? 0 }
 
-    static func length(_ spline: HermiteSpline, segment i: Int, upTo u: Double) -> Double {
-        func f(_ x: Double) -> Double { spline.speed(segment: i, at: x) }
+    /// `∫ speed` over `a...b` by adaptive Simpson to 1e-10.
+    static func integrate(from a: Double, to b: Double, _ f: (Double) -> Double) -> Double {
         func simpson(_ a: Double, _ b: Double, _ fa: Double, _ fm: Double, _ fb: Double) -> Double {
             (b - a) / 6 * (fa + 4 * fm + fb)
         }
@@ -34,14 +50,14 @@ struct ArcLengthTable: Hashable, Sendable {
             return adaptive(a, m, fa, flm, fm, left, tolerance / 2, depth - 1)
                 + adaptive(m, b, fm, frm, fb, right, tolerance / 2, depth - 1)
         }
-        guard u > 0 else { return 0 }
-        let fa = f(0), fm = f(u / 2), fb = f(u)
-        return adaptive(0, u, fa, fm, fb, simpson(0, u, fa, fm, fb), 1e-10, 30)
+        guard b > a else { return 0 }
+        let fa = f(a), fm = f((a + b) / 2), fb = f(b)
+        return adaptive(a, b, fa, fm, fb, simpson(a, b, fa, fm, fb), 1e-10, 30)
     }
 
     /// The segment and parameter at `fraction` (0...1) of the total arc length.
     func location(atFraction fraction: Double) -> (Int, Double) {
-        let count = spline.segmentCount
+        let count = curve.segmentCount
         guard total > 0 else { return (0, min(1, max(0, fraction))) }
         let target = min(1, max(0, fraction)) * total
         var i = 0
@@ -51,10 +67,10 @@ struct ArcLengthTable: Hashable, Sendable {
         guard segmentLength > 0 else { return (i, 0) }
         var lo = 0.0, hi = 1.0, u = local / segmentLength
         for _ in 0..<50 {
-            let error = Self.length(spline, segment: i, upTo: u) - local
+            let error = curve.length(segment: i, upTo: u) - local
             if abs(error) < 1e-12 * max(1, total) { break }
             if error > 0 { hi = u } else { lo = u }
-            let speed = spline.speed(segment: i, at: u)
+            let speed = curve.speed(segment: i, at: u)
             let next = speed > 0 ? u - error / speed : (lo + hi) / 2
             u = next > lo && next < hi ? next : (lo + hi) / 2
         }

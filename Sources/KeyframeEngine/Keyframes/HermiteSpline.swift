@@ -4,7 +4,7 @@
 /// tangent of key i is scaled by `2Δi / (Δi−1 + Δi)` and the incoming one by
 /// `2Δi−1 / (Δi−1 + Δi)` for non-uniform key times. Phantom end points repeat the first and
 /// last keys, so the end tangents are half the neighbouring chord.
-struct HermiteSpline: Hashable, Sendable {
+struct HermiteSpline: ArcLengthCurve {
     let points: [[Double]]
     /// Outgoing tangent at each key (start of segment i).
     let outgoing: [[Double]]

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A `CAKeyframeAnimation`-style track: values at key times, evaluated at a fraction of its duration.
 ///
 /// Evaluation follows engine.md §d: the animation-level ``timingFunction`` is applied first,
@@ -6,6 +8,14 @@
 /// the mode (wrong count, not starting at 0 and ending at 1, decreasing, out of range) are
 /// replaced by even spacing; paced modes ignore key times and timing functions altogether.
 /// Every keyframe value is a vector (one component for scalars).
+///
+/// A track can follow a ``KeyframePath`` instead of values (`CAKeyframeAnimation.path`, which
+/// supersedes `values`): the path's vertices are the keyframes for key-time counting, and between
+/// two vertices the position moves along the segment's own line or curve. With a path, `linear`
+/// and `cubic` both follow the path's geometry, and `paced` and `cubicPaced` both travel it at
+/// constant speed by arc length (Core Animation documents no spline through a path's vertices;
+/// docs/engine.md, decision 22). ``rotation(at:)`` gives the direction of travel for a
+/// ``RotationMode``.
 ///
 /// ```swift
 /// let track = KeyframeTrack(scalars: [0, 10, -5, 20], keyTimes: [0, 0.3, 0.8, 1],
@@ -30,10 +40,16 @@ public struct KeyframeTrack: Hashable, Sendable {
     /// Kochanek–Bartels bias per keyframe (missing = 0), cubic modes only.
     public let biasValues: [Double]
 
+    /// The path the track follows instead of values (its vertices are then ``values``).
+    public let path: KeyframePath?
+    /// Whether and how the layer turns along ``path``.
+    public let rotationMode: RotationMode?
+
     /// The key times actually used for segment lookup.
     public let resolvedKeyTimes: [Double]
     let spline: HermiteSpline?
-    let arcLength: ArcLengthTable?
+    let arcLength: ArcLengthTable<HermiteSpline>?
+    let pathLength: ArcLengthTable<KeyframePath>?
 
     /// Creates a track of vector values.
     public init(values: [[Double]], keyTimes: [Double]? = nil, timingFunctions: [TimingCurve] = [],
@@ -47,6 +63,9 @@ public struct KeyframeTrack: Hashable, Sendable {
         self.tensionValues = tensionValues
         self.continuityValues = continuityValues
         self.biasValues = biasValues
+        path = nil
+        rotationMode = nil
+        pathLength = nil
         let n = values.count
         switch calculationMode {
         case .discrete:
@@ -62,10 +81,47 @@ public struct KeyframeTrack: Hashable, Sendable {
             let spline = HermiteSpline(points: values, keyTimes: resolvedKeyTimes, tension: tensionValues,
                                        continuity: continuityValues, bias: biasValues)
             self.spline = spline
-            arcLength = calculationMode == .cubicPaced ? ArcLengthTable(spline: spline) : nil
+            arcLength = calculationMode == .cubicPaced ? ArcLengthTable(curve: spline) : nil
         } else {
             spline = nil
             arcLength = nil
+        }
+    }
+
+    /// Creates a track that moves along `path` (values are `[x, y]`).
+    ///
+    /// - Parameters:
+    ///   - keyTimes: one per vertex (`path.segments.count + 1`; one more for `discrete`), or
+    ///     `nil` for even spacing; ignored by the paced modes.
+    ///   - timingFunctions: one per segment; missing entries are linear.
+    ///   - rotationMode: whether ``rotation(at:)`` reports the direction of travel.
+    public init(path: KeyframePath, keyTimes: [Double]? = nil, timingFunctions: [TimingCurve] = [],
+                timingFunction: TimingCurve? = nil, calculationMode: CalculationMode = .linear,
+                rotationMode: RotationMode? = nil) {
+        values = path.vertices.map { [$0.x, $0.y] }
+        self.keyTimes = keyTimes
+        self.timingFunctions = timingFunctions
+        self.timingFunction = timingFunction
+        self.calculationMode = calculationMode
+        tensionValues = []
+        continuityValues = []
+        biasValues = []
+        self.path = path
+        self.rotationMode = rotationMode
+        spline = nil
+        arcLength = nil
+        let n = values.count
+        switch calculationMode {
+        case .discrete:
+            resolvedKeyTimes = Self.valid(keyTimes, count: n + 1) ?? Self.even(n + 1)
+            pathLength = nil
+        case .linear, .cubic:
+            resolvedKeyTimes = Self.valid(keyTimes, count: n) ?? Self.even(n)
+            pathLength = nil
+        case .paced, .cubicPaced:
+            let lengths = ArcLengthTable(curve: path)
+            pathLength = lengths
+            resolvedKeyTimes = lengths.total > 0 ? lengths.cumulative.map { $0 / lengths.total } : Self.even(n)
         }
     }
 
@@ -91,13 +147,19 @@ public struct KeyframeTrack: Hashable, Sendable {
     public func value(at fraction: Double) -> [Double] {
         let n = values.count
         guard n > 1 else { return values.first ?? [] }
+        if let path {
+            switch pathLocation(at: fraction) {
+            case .vertex(let index): return values[index]
+            case .along(let segment, let u):
+                let point = path.point(segment: segment, at: u)
+                return [point.x, point.y]
+            }
+        }
         let paced = calculationMode == .paced || calculationMode == .cubicPaced
         let f = paced ? min(1, max(0, fraction)) : (timingFunction?.evaluate(fraction) ?? fraction)
         switch calculationMode {
         case .discrete:
-            var index = 0
-            for i in 0..<n where resolvedKeyTimes[i] <= f { index = i }
-            return values[index]
+            return values[discreteIndex(at: f)]
         case .linear, .paced:
             let (i, u) = segment(at: f)
             let eased = paced ? u : easing(segment: i, u)
@@ -110,6 +172,62 @@ public struct KeyframeTrack: Hashable, Sendable {
             let (i, u) = arcLength.location(atFraction: f)
             return spline.point(segment: i, at: u)
         }
+    }
+
+    /// The layer's rotation in radians at `fraction` when the track follows a path with a
+    /// ``rotationMode`` and at least one segment; `nil` otherwise (Core Animation leaves rotation
+    /// alone then).
+    ///
+    /// The angle is `atan2(dy, dx)` of the direction of travel at the sampled point (turned by
+    /// half a turn for ``RotationMode/autoReverse``, kept in `-π...π`). At a `discrete` vertex it is
+    /// the direction leaving the vertex (arriving, at the last one). Where a segment has no
+    /// direction (a move, a curve collapsed to a point) the nearest segment with one is used; a
+    /// path without any gives 0.
+    public func rotation(at fraction: Double) -> Double? {
+        guard let path, let rotationMode, !path.segments.isEmpty else { return nil }
+        let (segment, u): (Int, Double)
+        switch pathLocation(at: fraction) {
+        case .vertex(let index):
+            (segment, u) = index < path.segments.count ? (index, 0) : (index - 1, 1)
+        case .along(let s, let v):
+            (segment, u) = (s, v)
+        }
+        var direction = path.direction(segment: segment, at: u)
+        // A segment without a direction borrows the nearest one: backwards first, then forwards.
+        var before = segment - 1, after = segment + 1
+        while direction == nil && (before >= 0 || after < path.segments.count) {
+            if before >= 0 { direction = path.direction(segment: before, at: 1); before -= 1 }
+            if direction == nil && after < path.segments.count { direction = path.direction(segment: after, at: 0); after += 1 }
+        }
+        guard let d = direction else { return 0 }
+        return rotationMode == .auto ? atan2(d.y, d.x) : atan2(-d.y, -d.x)
+    }
+
+    /// Where a path track is at `fraction`.
+    private enum PathLocation {
+        case vertex(Int)
+        case along(segment: Int, u: Double)
+    }
+
+    private func pathLocation(at fraction: Double) -> PathLocation {
+        switch calculationMode {
+        case .discrete:
+            let f = timingFunction?.evaluate(fraction) ?? fraction
+            return .vertex(discreteIndex(at: f))
+        case .linear, .cubic:
+            let (i, u) = segment(at: timingFunction?.evaluate(fraction) ?? fraction)
+            return .along(segment: i, u: easing(segment: i, u))
+        case .paced, .cubicPaced:
+            guard let pathLength else { return .vertex(0) }
+            let (i, u) = pathLength.location(atFraction: min(1, max(0, fraction)))
+            return .along(segment: i, u: u)
+        }
+    }
+
+    private func discreteIndex(at f: Double) -> Int {
+        var index = 0
+        for i in 0..<values.count where resolvedKeyTimes[i] <= f { index = i }
+        return index
     }
 
     private func easing(segment i: Int, _ u: Double) -> Double {
