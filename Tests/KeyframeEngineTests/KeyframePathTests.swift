@@ -139,4 +139,22 @@ final class KeyframePathTests: XCTestCase {
         assertPoint(paced.value(at: 0.25), 5, 0, accuracy: 1e-9)
         assertPoint(paced.value(at: 0.75), 55, 50, accuracy: 1e-9)
     }
+
+    /// Bad numbers give bad values, quickly: arc-length integration must not recurse to its full
+    /// depth on NaN or infinite speeds.
+    func testNonFiniteCoordinatesDoNotHang() {
+        let start = Date()
+        let path = KeyframePath(start: P(0, 0), segments: [
+            .cubic(control1: P(.nan, 0), control2: P(10, 10), to: P(20, 10)),
+            .quad(control: P(.infinity, 0), to: P(30, 30)),
+        ])
+        for mode in CalculationMode.allCases {
+            let track = KeyframeTrack(path: path, calculationMode: mode, rotationMode: .auto)
+            _ = track.value(at: 0.5)
+            _ = track.rotation(at: 0.5)
+        }
+        let spline = KeyframeTrack(values: [[0], [.nan], [2], [.infinity]], calculationMode: .cubicPaced)
+        _ = spline.value(at: 0.3)
+        XCTAssertLessThan(Date().timeIntervalSince(start), 5, "must not take the integration to full depth")
+    }
 }

@@ -44,7 +44,9 @@ struct ArcLengthTable<Curve: ArcLengthCurve>: Hashable, Sendable {
             let m = (a + b) / 2
             let flm = f((a + m) / 2), frm = f((m + b) / 2)
             let left = simpson(a, m, fa, flm, fm), right = simpson(m, b, fm, frm, fb)
-            if depth <= 0 || abs(left + right - whole) <= 15 * tolerance {
+            // A non-finite speed (NaN or infinite coordinates) would never meet the tolerance and
+            // recurse to the full depth on every branch: stop at once and let the NaN show.
+            if depth <= 0 || !(left + right).isFinite || abs(left + right - whole) <= 15 * tolerance {
                 return left + right + (left + right - whole) / 15
             }
             return adaptive(a, m, fa, flm, fm, left, tolerance / 2, depth - 1)
