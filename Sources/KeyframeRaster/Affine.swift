@@ -73,15 +73,17 @@ public struct Affine: Sendable, Hashable, CustomStringConvertible {
     /// The determinant `a·d − b·c`; zero for a transform that flattens the plane.
     public var determinant: Double { a * d - b * c }
 
-    /// The inverse transform, or `nil` when the determinant is zero or not finite.
+    /// The inverse transform, or `nil` when the determinant is zero or not finite, or the inverse
+    /// overflows (a nearly singular transform).
     public func inverted() -> Affine? {
         let det = determinant
         guard det != 0, det.isFinite else { return nil }
         let inv = 1 / det
-        return Affine(
+        let inverse = Affine(
             a: d * inv, b: -b * inv, c: -c * inv, d: a * inv,
             tx: (c * ty - d * tx) * inv,
             ty: (b * tx - a * ty) * inv)
+        return inverse.isFinite ? inverse : nil
     }
 
     /// Maps a point.

@@ -63,11 +63,11 @@ struct BilinearSource: SpanSource {
         dt = BilinearSource.fixed(inverse.b)
     }
 
-    /// Converts to 16.16, saturating far outside any sane range so the conversion cannot trap.
+    /// Converts to 16.16, saturating far outside any sane range (NaN gives 0) so the conversion cannot trap.
     @inline(__always)
     static func fixed(_ v: Double) -> Int {
         let limit = 1099511627776.0  // 2^40
-        let clamped = v < -limit ? -limit : (v > limit ? limit : v)
+        let clamped = v < -limit ? -limit : (v > limit ? limit : (v.isNaN ? 0 : v))
         return Int((clamped * 65536).rounded())
     }
 

@@ -131,8 +131,8 @@ public struct AtlasLibrary: Sendable {
     /// (w − v, u) in atlas pixels, continuous coordinates. Atlas pixels are `resolution` times document pixels.
     static func resolve(_ sprite: Sprite, image: Int, resolution: Double) -> ResolvedSprite {
         let region = PixelRect(
-            x: Int(sprite.region.x.rounded()), y: Int(sprite.region.y.rounded()),
-            width: Int(sprite.region.width.rounded()), height: Int(sprite.region.height.rounded()))
+            x: Int(saturatingRounded: sprite.region.x), y: Int(saturatingRounded: sprite.region.y),
+            width: Int(saturatingRounded: sprite.region.width), height: Int(saturatingRounded: sprite.region.height))
         let scale = Affine.scale(1 / resolution, 1 / resolution)
         // Region-local atlas pixels (p, q) → upright atlas pixels (u, v) = (q, w − p) when rotated.
         let unrotate = sprite.rotated

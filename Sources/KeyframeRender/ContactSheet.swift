@@ -26,6 +26,31 @@ public enum ContactSheet {
     static let checkerDark = RGBAColor(r: 153, g: 153, b: 153)
     static let checkerSize = 8
 
+    /// The largest sheet side ``pictureSide(count:labelWidth:preferred:maximumSide:)`` allows by default.
+    public static let maximumSide = 16384
+    /// Pictures smaller than this are not worth a sheet.
+    public static let minimumPictureSide = 8
+
+    /// The largest picture side, at most `preferred`, at which `count` cells with captions up to
+    /// `labelWidth` pixels wide fit a near-square sheet no larger than `maximumSide` on either side;
+    /// `nil` when even ``minimumPictureSide`` does not fit.
+    ///
+    /// Long clips make many cells: their pictures shrink so the sheet stays a size a PNG viewer (and
+    /// memory) can take.
+    public static func pictureSide(count: Int, labelWidth: Int, preferred: Int,
+                                   maximumSide: Int = ContactSheet.maximumSide) -> Int? {
+        guard count > 0 else { return preferred }
+        let columns = Int(Double(count).squareRoot().rounded(.up))
+        let rows = (count + columns - 1) / columns
+        let labelHeight = BitmapFont.glyphHeight * fontScale
+        // padding + columns · (max(side, label) + padding) ≤ maximumSide, and likewise for the rows.
+        let cellWidth = (maximumSide - padding) / columns - padding
+        let cellHeight = (maximumSide - padding) / rows - padding - labelHeight - padding
+        guard labelWidth <= cellWidth else { return nil }
+        let side = min(preferred, cellWidth, cellHeight)
+        return side >= minimumPictureSide ? side : nil
+    }
+
     /// Lays `cells` out in rows of `columns` (default: a near-square grid) and draws them.
     public static func compose(_ cells: [Cell], columns: Int? = nil) -> Bitmap {
         guard !cells.isEmpty else { return Bitmap(width: 1, height: 1) }
@@ -53,7 +78,7 @@ public enum ContactSheet {
 
     /// The caption for a frame: its number and its time in seconds, e.g. `F12 0.500S`.
     public static func label(frame: Int, seconds: Double, prefix: String? = nil) -> String {
-        let millis = Int((seconds * 1000).rounded())
+        let millis = Int(saturatingRounded: seconds * 1000)
         let time = "\(millis / 1000).\(String(millis % 1000).leftPadded(to: 3))s"
         return [prefix, "F\(frame)", time].compactMap { $0 }.joined(separator: " ")
     }

@@ -31,3 +31,13 @@ extension PixelBlendMode {
         }
     }
 }
+
+extension Int {
+    /// `value` rounded to the nearest integer and clamped to ±2³⁰ (NaN gives 0), for document numbers that
+    /// become pixel positions, sizes or frame counts: an absurd value from a hand-edited or damaged file must
+    /// reach the checks that report it, not trap the conversion.
+    init(saturatingRounded value: Double) {
+        let limit = Double(1 << 30)
+        self = value.isNaN ? 0 : Int(Swift.min(limit, Swift.max(-limit, value.rounded())))
+    }
+}

@@ -41,11 +41,14 @@ public struct FramePlan: Sendable, Equatable {
         case times([Double])
     }
 
-    /// The number of frames one pass of `clip` lasts at `fps` frames per second.
+    /// The number of frames one pass of `clip` lasts at `fps` frames per second (saturating at about 10⁹).
     public static func frameCount(of clip: Clip, documentRate: FrameRate, fps: Double) -> Int {
         let seconds = clip.duration.value / documentRate.framesPerSecond
-        return max(1, Int((seconds * fps - 1e-9).rounded(.up)))
+        return max(1, Int(saturatingRounded: (seconds * fps - 1e-9).rounded(.up)))
     }
+
+    /// The most frames one clip may render without choosing them (`--frames` or `--at` can pick fewer).
+    public static let maximumFrames = 100_000
 
     /// The frames to render for `clip` of scene `scene`, at `fps` frames per second.
     ///
@@ -62,6 +65,11 @@ public struct FramePlan: Sendable, Equatable {
         }
         switch selection {
         case .all:
+            guard count <= maximumFrames else {
+                throw RenderError(.invalidSetting(
+                    "clip \"\(clip.name)\" lasts \(count) frames at \(formatRate(fps)) fps, more than the "
+                        + "\(maximumFrames) Keyframe renders in one go; choose some with --frames or --at"))
+            }
             return (0..<count).map { plan($0, Double($0) / fps) }
         case .range(let range):
             guard range.lowerBound >= 0, range.upperBound < count else {

@@ -176,11 +176,13 @@ public struct FrameRenderer: Sendable {
             return PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
         // One pixel of margin for the reduced-atlas rounding and anti-aliased edges.
+        // Clamped on both sides (and NaN to the lower limit), so far-away or broken geometry cannot trap.
         let limit = Double(Int32.max / 2)
-        let x0 = Int(max(-limit, (rect.x - 1).rounded(.down)))
-        let y0 = Int(max(-limit, (rect.y - 1).rounded(.down)))
-        let x1 = Int(min(limit, (rect.x + rect.width + 1).rounded(.up)))
-        let y1 = Int(min(limit, (rect.y + rect.height + 1).rounded(.up)))
+        func whole(_ value: Double) -> Int { Int(min(limit, max(-limit, value))) }
+        let x0 = whole((rect.x - 1).rounded(.down))
+        let y0 = whole((rect.y - 1).rounded(.down))
+        let x1 = whole((rect.x + rect.width + 1).rounded(.up))
+        let y1 = whole((rect.y + rect.height + 1).rounded(.up))
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 

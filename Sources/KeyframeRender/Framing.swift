@@ -37,8 +37,9 @@ public struct Framing: Sendable, Equatable {
         } else {
             let minX = (scene.x).rounded(.down), minY = (scene.y).rounded(.down)
             let maxX = (scene.x + scene.width).rounded(.up), maxY = (scene.y + scene.height).rounded(.up)
-            self.width = max(1, Int(maxX - minX))
-            self.height = max(1, Int(maxY - minY))
+            // Saturating: an absurd stage must reach the size check below, not trap here.
+            self.width = max(1, Int(saturatingRounded: maxX - minX))
+            self.height = max(1, Int(saturatingRounded: maxY - minY))
             self.rootToDevice = .translation(-minX, -minY)
         }
     }

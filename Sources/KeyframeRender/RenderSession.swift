@@ -82,6 +82,7 @@ public struct RenderSession: Sendable {
         var summaries: [Summary] = []
         var cells: [ContactSheet.Cell] = []
         var firstRangeError: RenderError? = nil
+        var sequences: [(clip: Clip, plans: [FramePlan])] = []
         for clip in chosen {
             var clipSelection = selection
             if case .range(let range) = selection, chosen.count > 1 {
@@ -97,15 +98,21 @@ public struct RenderSession: Sendable {
                 }
                 clipSelection = .range(range.lowerBound...min(range.upperBound, count - 1))
             }
-            let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
-                                            selection: clipSelection)
+            sequences.append((clip, try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
+                                                        selection: clipSelection)))
+        }
+        if sequences.isEmpty, let firstRangeError { throw firstRangeError }
+        let labelPrefix: (Clip) -> String? = { chosen.count > 1 ? $0.name : nil }
+        let side = try thumbnailSide(for: contactSheet == nil ? [] : sequences.flatMap { sequence in
+            sequence.plans.map { ContactSheet.label(frame: $0.number, seconds: $0.seconds, prefix: labelPrefix(sequence.clip)) }
+        })
+        for (clip, plans) in sequences {
             let (summary, clipCells) = try renderSequence(
-                name: clip.name, plans: plans, scenes: [scene], labelPrefix: chosen.count > 1 ? clip.name : nil,
-                progress: progress)
+                name: clip.name, plans: plans, scenes: [scene], labelPrefix: labelPrefix(clip),
+                thumbnailSide: side, progress: progress)
             summaries.append(summary)
             cells += clipCells
         }
-        if summaries.isEmpty, let firstRangeError { throw firstRangeError }
         if let contactSheet {
             try RenderSession.writeContactSheet(cells, to: contactSheet)
         }
@@ -121,8 +128,11 @@ public struct RenderSession: Sendable {
     {
         guard !plans.isEmpty else { throw RenderError(.invalidSetting("nothing to render: the script has no ticks")) }
         try prepareOutputFolder()
+        let side = try thumbnailSide(for: contactSheet == nil ? [] : plans.map {
+            ContactSheet.label(frame: $0.number, seconds: $0.seconds)
+        })
         let (summary, cells) = try renderSequence(name: name, plans: plans, scenes: scenes, labelPrefix: nil,
-                                                  progress: progress)
+                                                  thumbnailSide: side, progress: progress)
         if let contactSheet { try RenderSession.writeContactSheet(cells, to: contactSheet) }
         return summary
     }
@@ -137,14 +147,32 @@ public struct RenderSession: Sendable {
         }
     }
 
+    /// The contact-sheet picture side for frames with these captions (`nil` without a sheet):
+    /// ``thumbnailSide``, or smaller so that every frame fits one sheet
+    /// (``ContactSheet/pictureSide(count:labelWidth:preferred:maximumSide:)``).
+    ///
+    /// - Throws: ``RenderError`` when the frames cannot fit a sheet at all.
+    private func thumbnailSide(for labels: [String]) throws(RenderError) -> Int? {
+        guard contactSheet != nil else { return nil }
+        let labelWidth = labels.map { BitmapFont.width(of: $0, scale: ContactSheet.fontScale) }.max() ?? 0
+        guard let side = ContactSheet.pictureSide(count: labels.count, labelWidth: labelWidth,
+                                                  preferred: thumbnailSide)
+        else {
+            throw RenderError(.invalidSetting(
+                "a contact sheet of \(labels.count) frames does not fit in \(ContactSheet.maximumSide)×"
+                    + "\(ContactSheet.maximumSide) pixels; choose fewer frames with --frames or --at"))
+        }
+        return side
+    }
+
     /// Frames, renders and writes one sequence; returns its summary and contact-sheet cells.
     private func renderSequence(name: String, plans: [FramePlan], scenes: [RenderScene], labelPrefix: String?,
-                                progress: (@Sendable (String, Int, Int) -> Void)?) throws(RenderError)
-        -> (Summary, [ContactSheet.Cell])
+                                thumbnailSide: Int?, progress: (@Sendable (String, Int, Int) -> Void)?)
+        throws(RenderError) -> (Summary, [ContactSheet.Cell])
     {
         let (framing, usedFit) = try Framing.make(plans: plans, scenes: scenes, fit: fit, size: size)
         let batch = BatchRenderer(scenes: scenes, framing: framing, background: background, png: png,
-                                  jobs: jobs, thumbnailSide: contactSheet == nil ? nil : thumbnailSide)
+                                  jobs: jobs, thumbnailSide: thumbnailSide)
         let stem = RenderSession.fileStem(name)
         var sequenceProgress: (@Sendable (Int, Int) -> Void)? = nil
         if let progress {

@@ -131,6 +131,71 @@ final class RenderCLITests: XCTestCase {
     }
 }
 
+extension RenderCLITests {
+    /// Requests that would run for hours or need gigabytes stop before anything is drawn, with advice.
+    func testHugeFrameCountsAreRefusedUpFront() throws {
+        let out = try TestPaths.temporaryFolder("render-cli-huge")
+        // 1 s at 200,000 fps: more frames than one clip may render unselected.
+        let tooMany = try run(["render", walker, "--clip", "walk", "--fps", "200000", "-o", out.path])
+        XCTAssertEqual(tooMany.status, 1)
+        XCTAssertTrue(tooMany.stderr.contains("--frames"), tooMany.stderr)
+        // 1 s at 50,000 fps with a contact sheet: 50,000 captions do not fit one sheet.
+        let sheet = out.appendingPathComponent("sheet.png").path
+        let tooBig = try run(["render", walker, "--clip", "walk", "--fps", "50000", "-o", out.path,
+                              "--contact-sheet", sheet])
+        XCTAssertEqual(tooBig.status, 1)
+        XCTAssertTrue(tooBig.stderr.contains("contact sheet"), tooBig.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [])
+    }
+
+    /// A normalized document with absurd numbers (a hand-edited or damaged file) renders or fails with an
+    /// error; it never traps. Found by mutating the samples' documents: each case once crashed `render`.
+    func testAbsurdNumbersInANormalizedDocumentDoNotCrash() throws {
+        let source = try TestPaths.temporaryFolder("render-cli-absurd")
+        let converted = source.appendingPathComponent("spinner.json").path
+        XCTAssertEqual(try run(["convert", spinner, "-o", converted]).status, 0)
+        let document = try XCTUnwrap(JSONSerialization.jsonObject(
+            with: Data(contentsOf: URL(fileURLWithPath: converted))) as? [String: Any])
+        func mutated(_ change: (inout [String: Any]) -> Void) throws -> String {
+            var copy = document
+            change(&copy)
+            let path = source.appendingPathComponent("mutated.json").path
+            try JSONSerialization.data(withJSONObject: copy).write(to: URL(fileURLWithPath: path))
+            return path
+        }
+        func setFirstSprite(_ key: String, _ value: Double) -> (inout [String: Any]) -> Void {
+            return { doc in
+                var assets = doc["assets"] as! [String: Any]
+                var sprites = assets["sprites"] as! [[String: Any]]
+                var region = sprites[0]["region"] as! [String: Any]
+                region[key] = value
+                sprites[0]["region"] = region
+                assets["sprites"] = sprites
+                doc["assets"] = assets
+            }
+        }
+        let cases: [(String, (inout [String: Any]) -> Void)] = [
+            ("region height 1e308", setFirstSprite("height", 1e308)),
+            ("region width 1e-308", setFirstSprite("width", 1e-308)),
+            ("frame rate 1e-308", { $0["frameRate"] = 1e-308 }),
+            ("stage x -1e308", { doc in
+                var stage = doc["stage"] as! [String: Any]
+                stage["x"] = -1e308
+                doc["stage"] = stage
+            }),
+        ]
+        for (name, change) in cases {
+            let path = try mutated(change)
+            for options in [["--frames", "0..2"], ["--fit", "content", "--frames", "0..2"], ["--size", "64x64"]] {
+                let out = try TestPaths.temporaryFolder("render-cli-absurd-out")
+                let result = try run(["render", path, "--assets", spinner, "-o", out.path, "--quiet"] + options)
+                XCTAssertTrue(result.status == 0 || result.status == 1,
+                              "\(name) \(options): exit \(result.status)\n\(result.stderr.prefix(400))")
+            }
+        }
+    }
+}
+
 /// `keyframe render --script`: an interaction rendered tick by tick.
 final class RenderScriptCLITests: XCTestCase {
     func testScriptFramesFollowTheAnimatorsTimeline() throws {

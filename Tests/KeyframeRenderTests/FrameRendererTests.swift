@@ -127,6 +127,28 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(ContactSheet.label(frame: 12, seconds: 0.5), "F12 0.500s")
         XCTAssertEqual(ContactSheet.label(frame: 3, seconds: 1.0416, prefix: "walk"), "walk F3 1.042s")
     }
+
+    /// Many cells shrink their pictures so the sheet stays within its size limit; too many do not fit at all.
+    func testContactSheetPicturesShrinkToFit() throws {
+        // One cell: the preferred side.
+        XCTAssertEqual(ContactSheet.pictureSide(count: 1, labelWidth: 50, preferred: 160), 160)
+        // 10,000 cells → 100 × 100: (16384 − 6) / 100 − 6 = 157 wide, 163 − 6 − 10 − 6 = 141 high.
+        XCTAssertEqual(ContactSheet.pictureSide(count: 10_000, labelWidth: 100, preferred: 160), 141)
+        // 50 cells in 400 px → 8 columns × 7 rows: 394 / 8 − 6 = 43 wide, 394 / 7 − 22 = 34 high.
+        XCTAssertEqual(ContactSheet.pictureSide(count: 50, labelWidth: 40, preferred: 160, maximumSide: 400), 34)
+        XCTAssertNil(ContactSheet.pictureSide(count: 50, labelWidth: 44, preferred: 160, maximumSide: 400),
+                     "captions wider than a column")
+        XCTAssertNil(ContactSheet.pictureSide(count: 2_000, labelWidth: 10, preferred: 160, maximumSide: 400),
+                     "pictures below the minimum")
+        // The sheet laid out at the side found really fits.
+        let side = try XCTUnwrap(ContactSheet.pictureSide(count: 50, labelWidth: 40, preferred: 160, maximumSide: 400))
+        var picture = Bitmap(width: side, height: side)
+        picture.clear(to: .white)
+        // "F1" is 2 glyphs of 3 + 1 px at scale 2, less the last gap: 14 px, within the 40 allowed.
+        let sheet = ContactSheet.compose((0..<50).map { _ in ContactSheet.Cell(picture: picture, label: "F1") })
+        XCTAssertLessThanOrEqual(sheet.width, 400)
+        XCTAssertLessThanOrEqual(sheet.height, 400)
+    }
 }
 
 /// Drawing atlases small: reduced copies keep fine texture from aliasing.
