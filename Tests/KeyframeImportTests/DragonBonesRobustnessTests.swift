@@ -59,7 +59,7 @@ final class DragonBonesRobustnessTests: XCTestCase {
         XCTAssertGreaterThan(numbers.count, 200)
         var mutants: [Any] = []
         for path in numbers {
-            for replacement in [-1.0, 0, 0.5, 7, 1e7, -1e9] as [Double] {
+            for replacement in [-1.0, 0, 0.5, 7, 1e7, -1e9, 1e308, -1e308] as [Double] {
                 mutants.append(Self.replacing(original, at: path[...]) { _ in replacement })
             }
             mutants.append(Self.replacing(original, at: path[...]) { _ in "x" })

@@ -128,7 +128,7 @@ struct AnimateReader {
             color: try cursor.optionalMember(.color).flatMap { (c) throws(JSONSchemaError) in try color(c) },
             filters: try cursor.optionalMember(.filters).map { (c) throws(JSONSchemaError) in try filters(c) } ?? [],
             blend: try cursor.optionalMember(.blend).map { (c) throws(JSONSchemaError) -> String in
-                if case .number(let n) = c.value { return String(Int(n)) }
+                if case .number(let n) = c.value { return n == n.rounded() && abs(n) < 1e15 ? String(Int(n)) : String(n) }
                 return try c.string()
             },
             bitmap: bitmap, path: cursor.path)
@@ -283,11 +283,16 @@ struct AnimateReader {
             let ease = try easeCursor.lenientNumber()
             easing = ease == 0 ? .linear : .flashQuadratic(strength: min(max(ease / 100, -1), 1))
         }
+        let turns = try cursor.optionalMember(anyOf: ["RTT", "rotateTimes"])
+        let rotateTimes = try turns?.lenientNumber() ?? 0
+        if let turns, !(rotateTimes.isFinite && abs(rotateTimes) <= 1_000_000) {
+            throw turns.error("a tween of \(rotateTimes) extra turns is out of range")
+        }
         return AnimateTween(
             easing: easing,
             type: try cursor.optionalMember(anyOf: ["TP", "T", "type"])?.string() ?? "motion",
             rotate: try cursor.optionalMember(anyOf: ["RT", "rotate"])?.string() ?? "auto",
-            rotateTimes: Int(try cursor.optionalMember(anyOf: ["RTT", "rotateTimes"])?.lenientNumber() ?? 0))
+            rotateTimes: Int(rotateTimes))
     }
 
     /// A spritemap file.

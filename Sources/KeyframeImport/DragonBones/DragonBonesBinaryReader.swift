@@ -98,9 +98,14 @@ struct DragonBonesBinaryReader {
     private func readAnimation(_ json: JSONCursor, diagnostics: inout DiagnosticCollector, file: String)
         throws(JSONSchemaError) -> DragonBonesWire.Animation
     {
-        let duration = Int(try number(json, "duration", 0))
-        guard duration >= 0, duration <= 100_000 else {
-            throw json.error(at: "duration", "an animation of \(duration) frames is outside 0…100000")
+        let frames = try number(json, "duration", 0)
+        guard frames >= 0, frames <= 100_000 else {
+            throw json.error(at: "duration", "an animation of \(frames) frames is outside 0…100000")
+        }
+        let duration = Int(frames)
+        let plays = try number(json, "playTimes", 1)
+        guard plays.isFinite, abs(plays) <= 100_000_000 else {
+            throw json.error(at: "playTimes", "\(plays) is out of range")
         }
         let offsets = try json.member("offset").array().map { (c) throws(JSONSchemaError) in try c.integer() }
         guard offsets.count >= 3 else { throw json.error(at: "offset", "needs three offsets") }
@@ -109,7 +114,7 @@ struct DragonBonesBinaryReader {
         if scale <= 0 { scale = 1 }
         var animation = DragonBonesWire.Animation(
             name: try json.optionalMember("name")?.string() ?? "default", duration: duration,
-            playTimes: max(Int(try number(json, "playTimes", 1)), 0), scale: scale, bones: [], slots: [], deforms: [],
+            playTimes: max(Int(plays), 0), scale: scale, bones: [], slots: [], deforms: [],
             zOrder: nil, eventCount: 0, ikTimelineCount: 0, path: json.path)
         for key in ["action", "zOrder", "ffd", "deform"] where json.has(key) { animation.eventCount += 1 }
 

@@ -14,7 +14,8 @@ struct DragonBonesReader {
             switch root.value[key] {
             case .string(let text)?: return text
             case .number(let number)?:
-                return number == number.rounded() ? String(format1: number) : String(number)
+                // Whole version numbers (2, 3) read "2.0"; anything else as written (never a trapping conversion).
+                return number == number.rounded() && abs(number) < 1e6 ? String(format1: number) : String(number)
             default: continue
             }
         }
@@ -47,7 +48,7 @@ struct DragonBonesReader {
         for cursor in try optionalArray(json, "slot") {
             var blend: String? = nil
             if let mode = try cursor.optionalMember("blendMode") {
-                if case .string(let name) = mode.value { blend = name } else { blend = String(Int(try mode.number())) }
+                if case .string(let name) = mode.value { blend = name } else { blend = String(try int(cursor, "blendMode", 0)) }
             }
             slots.append(DragonBonesWire.Slot(
                 name: try cursor.member("name").string(), parent: try string(cursor, "parent", ""),
@@ -182,7 +183,7 @@ struct DragonBonesReader {
             if cursor.has(displayKey) {
                 timeline.display = try frames(cursor, displayKey, tweened: false, events: &events) {
                     (f) throws(JSONSchemaError) in
-                    Int(f.has("value") ? try number(f, "value", 0) : try number(f, "displayIndex", 0))
+                    try int(f, f.has("value") ? "value" : "displayIndex", 0)
                 }
                 // A slot frame's action plays an animation of the child armature the slot shows (converted).
                 for frame in try cursor.member(displayKey).array() {

@@ -82,7 +82,7 @@ struct DragonBonesUpconverter {
     private func text(_ json: JSONCursor, _ key: String) throws(JSONSchemaError) -> String? {
         guard let cursor = try json.optionalMember(key) else { return nil }
         if case .number(let number) = cursor.value {
-            return number == number.rounded() ? String(Int(number)) : String(number)
+            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
         }
         return try cursor.string()
     }
