@@ -110,4 +110,112 @@ extension BilinearSource {
         s = sc
         t = tc
     }
+
+    /// Writes the next `count & ~3` interior samples (``nextInterior()``'s values, before opacity) to
+    /// `buffer` and advances over them, four pixels per iteration with the arithmetic of ``paintGroups``;
+    /// returns how many it wrote. For the paints without a fused kernel (other blend modes, colour
+    /// transforms), which then finish each pixel as the scalar loop does.
+    @inline(__always)
+    mutating func sampleInterior(into buffer: UnsafeMutablePointer<UInt32>, count: Int) -> Int {
+        let groups = count >> 2
+        if groups == 0 { return 0 }
+        typealias V16 = SIMD8<UInt16>
+        typealias V32 = SIMD4<UInt32>
+        @inline(__always) func v16(_ v: V32) -> V16 { unsafeBitCast(v, to: V16.self) }
+        @inline(__always) func v32(_ v: V16) -> V32 { unsafeBitCast(v, to: V32.self) }
+        @inline(__always) func pair(_ p: UnsafePointer<UInt32>) -> SIMD2<UInt32> {
+            UnsafeRawPointer(p).loadUnaligned(as: SIMD2<UInt32>.self)
+        }
+        let low = V16(repeating: 0x00FF)
+        let high = V16(repeating: 0xFF00)
+        let rounding = V16(repeating: 0x0080)
+        let whole = V16(repeating: 256)
+        let s0 = UInt16(truncatingIfNeeded: s)
+        let t0 = UInt16(truncatingIfNeeded: t)
+        let ds1 = UInt16(truncatingIfNeeded: ds)
+        let dt1 = UInt16(truncatingIfNeeded: dt)
+        let lane = V16(0, 0, 1, 1, 2, 2, 3, 3)
+        var sv = V16(repeating: s0) &+ lane &* V16(repeating: ds1)
+        var tv = V16(repeating: t0) &+ lane &* V16(repeating: dt1)
+        let sStep = V16(repeating: ds1 &* 4)
+        let tStep = V16(repeating: dt1 &* 4)
+        let texels = self.texels
+        let stride = self.stride
+        let ds = self.ds
+        let dt = self.dt
+        var sc = s
+        var tc = t
+        var out = buffer
+        for _ in 0..<groups {
+            let a0 = texels + ((tc >> 16) &* stride &+ (sc >> 16))
+            let a1 = texels + (((tc &+ dt) >> 16) &* stride &+ ((sc &+ ds) >> 16))
+            let a2 = texels + (((tc &+ 2 &* dt) >> 16) &* stride &+ ((sc &+ 2 &* ds) >> 16))
+            let a3 = texels + (((tc &+ 3 &* dt) >> 16) &* stride &+ ((sc &+ 3 &* ds) >> 16))
+            sc &+= 4 &* ds
+            tc &+= 4 &* dt
+            let top = SIMD8<UInt32>(
+                lowHalf: V32(lowHalf: pair(a0), highHalf: pair(a1)),
+                highHalf: V32(lowHalf: pair(a2), highHalf: pair(a3)))
+            let bottom = SIMD8<UInt32>(
+                lowHalf: V32(lowHalf: pair(a0 + stride), highHalf: pair(a1 + stride)),
+                highHalf: V32(lowHalf: pair(a2 + stride), highHalf: pair(a3 + stride)))
+            let p00 = v16(top.evenHalf)
+            let p10 = v16(top.oddHalf)
+            let p01 = v16(bottom.evenHalf)
+            let p11 = v16(bottom.oddHalf)
+            let fx = sv &>> 8
+            let fy = tv &>> 8
+            sv &+= sStep
+            tv &+= tStep
+            let w11 = (fx &* fy &+ rounding) &>> 8
+            let w10 = fx &- w11
+            let w01 = fy &- w11
+            let w00 = whole &- fx &- fy &+ w11
+            let rb = (p00 & low) &* w00 &+ (p10 & low) &* w10 &+ (p01 & low) &* w01 &+ (p11 & low) &* w11 &+ rounding
+            let ga = (p00 &>> 8) &* w00 &+ (p10 &>> 8) &* w10 &+ (p01 &>> 8) &* w01 &+ (p11 &>> 8) &* w11 &+ rounding
+            UnsafeMutableRawPointer(out).storeBytes(of: v32((rb &>> 8) | (ga & high)), as: V32.self)
+            out += 4
+        }
+        s = sc
+        t = tc
+        return groups << 2
+    }
+}
+
+/// Bulk interior painting for the paints without a fused kernel: samples come from
+/// ``SpanSource/sampleInterior(into:count:)`` in chunks, then each pixel is finished exactly as
+/// ``SpanPainter``'s scalar loop does (`transform`, opacity, skip transparent, blend).
+enum SampledSpanPainter {
+    static let chunk = 64
+
+    @inline(__always)
+    static func paint<S: SpanSource, B: PixelBlender>(
+        _ source: inout S, _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>, count: Int,
+        opacity: UInt32, transform: (UInt32) -> UInt32
+    ) -> Int {
+        var done = 0
+        withUnsafeTemporaryAllocation(of: UInt32.self, capacity: chunk) { buffer in
+            guard let samples = buffer.baseAddress else { return }
+            while count - done >= 4 {
+                let n = source.sampleInterior(into: samples, count: min(chunk, count - done))
+                if n == 0 { break }
+                let out = destination + done
+                if opacity >= 256 {
+                    for i in 0..<n {
+                        let s = transform(samples[i])
+                        if s == 0 { continue }
+                        out[i] = B.blend(s, out[i])
+                    }
+                } else {
+                    for i in 0..<n {
+                        let s = PixelMath.scale(transform(samples[i]), opacity)
+                        if s == 0 { continue }
+                        out[i] = B.blend(s, out[i])
+                    }
+                }
+                done += n
+            }
+        }
+        return done
+    }
 }

@@ -37,6 +37,14 @@ public enum RasterBenchmark {
     }
 
     /// Measured figures.
+    /// A fill rate with the bulk kernels and without them, in million pixels per second.
+    public struct FillComparison: Sendable, Hashable {
+        public var bulk = 0.0
+        public var pixelByPixel = 0.0
+        /// How many times faster the bulk path is.
+        public var speedUp: Double { pixelByPixel > 0 ? bulk / pixelByPixel : 0 }
+    }
+
     public struct Report: Sendable, Hashable, CustomStringConvertible {
         /// The configuration measured.
         public var configuration: Configuration
@@ -54,6 +62,11 @@ public enum RasterBenchmark {
         public var bilinearFillMegapixelsPerSecond: Double
         /// Fill rate of an integer-placed (copy) sprite, in million pixels per second.
         public var copyFillMegapixelsPerSecond: Double
+        /// Bilinear fill rate of the same sprite as ``bilinearFillMegapixelsPerSecond`` drawn with the `add`
+        /// blend mode, and of it drawn with a colour transform; each with the same drawn pixel by pixel
+        /// (the rasterizer's bulk kernels off), measured in the same run.
+        public var addFill = FillComparison()
+        public var tintedFill = FillComparison()
 
         public var description: String {
             let c = configuration
@@ -62,7 +75,9 @@ public enum RasterBenchmark {
                 \(c.frames) frames: \(fmt(millisecondsPerFrame)) ms/frame (best \(fmt(bestMillisecondsPerFrame)), \
                 clear \(fmt(clearMillisecondsPerFrame))), \(fmt(spritePixelsPerFrame / 1e6)) Mpx drawn/frame, \
                 \(fmt(sceneMegapixelsPerSecond)) Mpx/s in scene; bilinear fill \(fmt(bilinearFillMegapixelsPerSecond)) Mpx/s; \
-                copy fill \(fmt(copyFillMegapixelsPerSecond)) Mpx/s
+                copy fill \(fmt(copyFillMegapixelsPerSecond)) Mpx/s; add fill \(fmt(addFill.bulk)) Mpx/s \
+                (\(fmt(addFill.speedUp))× pixel by pixel); tinted fill \(fmt(tintedFill.bulk)) Mpx/s \
+                (\(fmt(tintedFill.speedUp))× pixel by pixel)
                 """
         }
     }
@@ -91,16 +106,29 @@ public enum RasterBenchmark {
         let frames = Double(max(1, configuration.frames))
         let perFrame = seconds(total) / frames
         let drawPerFrame = perFrame - seconds(clearTotal) / frames
-        return Report(
+        let tint = PixelColorTransform(redMultiplier: 0.8, greenMultiplier: 1, blueMultiplier: 0.6, alphaMultiplier: 1,
+                                       redOffset: 30, greenOffset: 0, blueOffset: -20, alphaOffset: 0)
+        func comparison(_ paint: Paint) -> FillComparison {
+            var plain = Rasterizer()
+            plain.usesBulkKernels = false
+            return FillComparison(
+                bulk: fillRate(scene: scene, frame: &frame, rasterizer: &rasterizer, copy: false, paint: paint),
+                pixelByPixel: fillRate(scene: scene, frame: &frame, rasterizer: &plain, copy: false, paint: paint))
+        }
+        var report = Report(
             configuration: configuration, millisecondsPerFrame: perFrame * 1000,
             bestMillisecondsPerFrame: seconds(best) * 1000, clearMillisecondsPerFrame: seconds(clearTotal) / frames * 1000,
             spritePixelsPerFrame: scene.spritePixels,
             sceneMegapixelsPerSecond: scene.spritePixels / max(drawPerFrame, 1e-12) / 1e6,
             bilinearFillMegapixelsPerSecond: fillRate(scene: scene, frame: &frame, rasterizer: &rasterizer, copy: false),
             copyFillMegapixelsPerSecond: fillRate(scene: scene, frame: &frame, rasterizer: &rasterizer, copy: true))
+        report.addFill = comparison(Paint(blendMode: .add))
+        report.tintedFill = comparison(Paint(colorTransform: tint))
+        return report
     }
 
-    private static func fillRate(scene: BenchmarkScene, frame: inout Bitmap, rasterizer: inout Rasterizer, copy: Bool) -> Double {
+    private static func fillRate(scene: BenchmarkScene, frame: inout Bitmap, rasterizer: inout Rasterizer, copy: Bool,
+                                 paint: Paint = Paint()) -> Double {
         let size = Double(frame.width)
         let region = scene.regions.max { $0.width * $0.height < $1.width * $1.height } ?? scene.atlas.bounds
         let transform: Affine
@@ -119,7 +147,7 @@ public enum RasterBenchmark {
         var runs = 0
         while total < .milliseconds(150) || runs < 5 {
             let start = clock.now
-            rasterizer.draw(scene.atlas, region: region, transform: transform, into: &frame)
+            rasterizer.draw(scene.atlas, region: region, transform: transform, paint: paint, into: &frame)
             total += clock.now - start
             runs += 1
         }

@@ -17,6 +17,10 @@ protocol SpanSource {
     mutating func paintInterior<B: PixelBlender>(
         _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>, count: Int, opacity: UInt32
     ) -> Int
+    /// Writes a leading part of the next `count` values of ``nextInterior()`` to `buffer` in bulk and
+    /// advances over them, valid only while ``isInterior(count:)`` said so; returns how many (0 when the
+    /// source has no bulk sampler).
+    mutating func sampleInterior(into buffer: UnsafeMutablePointer<UInt32>, count: Int) -> Int
 }
 
 extension SpanSource {
@@ -26,6 +30,7 @@ extension SpanSource {
     @inline(__always) mutating func paintInterior<B: PixelBlender>(
         _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>, count: Int, opacity: UInt32
     ) -> Int { 0 }
+    @inline(__always) mutating func sampleInterior(into buffer: UnsafeMutablePointer<UInt32>, count: Int) -> Int { 0 }
 }
 
 /// A constant premultiplied colour.
@@ -158,7 +163,10 @@ struct BilinearSource: SpanSource {
     mutating func paintInterior<B: PixelBlender>(
         _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>, count: Int, opacity: UInt32
     ) -> Int {
-        guard B.self == NormalBlender.self else { return 0 }
+        guard B.self == NormalBlender.self else {
+            return SampledSpanPainter.paint(&self, B.self, destination: destination, count: count, opacity: opacity,
+                                            transform: { $0 })
+        }
         return paintInteriorNormal(destination: destination, count: count, opacity: opacity)
     }
 }
@@ -199,4 +207,13 @@ struct ColorTransformedSource<Inner: SpanSource>: SpanSource {
     @inline(__always) mutating func next() -> UInt32 { kernel.apply(inner.next()) }
     @inline(__always) func isInterior(count: Int) -> Bool { inner.isInterior(count: count) }
     @inline(__always) mutating func nextInterior() -> UInt32 { kernel.apply(inner.nextInterior()) }
+
+    /// The inner source's bulk samples, transformed pixel by pixel (same order as the scalar loop).
+    @inline(__always) mutating func paintInterior<B: PixelBlender>(
+        _ blender: B.Type, destination: UnsafeMutablePointer<UInt32>, count: Int, opacity: UInt32
+    ) -> Int {
+        let kernel = self.kernel
+        return SampledSpanPainter.paint(&inner, B.self, destination: destination, count: count, opacity: opacity,
+                                        transform: { kernel.apply($0) })
+    }
 }

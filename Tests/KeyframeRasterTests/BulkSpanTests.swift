@@ -96,9 +96,16 @@ final class BulkSpanTests: XCTestCase {
             .concatenating(.scale(sx, sy))
             .concatenating(.translation(-Double(w) / 2, -Double(h) / 2))
             let opacity: Double = n % 4 == 3 ? Double.random(in: 0.05...0.99, using: &rng) : 1
+            // Every blend mode, with and without a colour transform (the sampled bulk path), besides normal.
+            let blend = PixelBlendMode.allCases[n % PixelBlendMode.allCases.count]
+            let tint: PixelColorTransform? = n % 7 < 2 ? PixelColorTransform(
+                redMultiplier: Double.random(in: 0...1.5, using: &rng), greenMultiplier: 1,
+                blueMultiplier: Double.random(in: 0...1, using: &rng), alphaMultiplier: Double.random(in: 0.2...1, using: &rng),
+                redOffset: Double.random(in: -60...60, using: &rng), greenOffset: 0, blueOffset: 12, alphaOffset: 0) : nil
             assertSameBytes(
-                atlas, region: region, transform: transform, paint: Paint(opacity: opacity), background: background,
-                "sprite \(n): region \(region), angle \(angle), scale \(sx)×\(sy), opacity \(opacity)")
+                atlas, region: region, transform: transform,
+                paint: Paint(opacity: opacity, colorTransform: tint ?? .identity, blendMode: blend), background: background,
+                "sprite \(n): region \(region), angle \(angle), scale \(sx)×\(sy), opacity \(opacity), \(blend), tint \(tint != nil)")
         }
     }
 
@@ -147,7 +154,8 @@ final class BulkSpanTests: XCTestCase {
         }
     }
 
-    /// Other blend modes and colour transforms have no vector kernel; they must be unaffected.
+    /// Other blend modes and colour transforms take bulk samples and finish each pixel in scalar code; the bytes
+    /// must be those of the pixel-by-pixel loop.
     func testOtherPaintsAreUnaffected() {
         var rng = Generator(state: 17)
         let atlas = BulkSpanTests.makeAtlas(width: 64, height: 64, rng: &rng)

@@ -69,6 +69,12 @@ final class ColorTransformKernelTests: XCTestCase {
                 }
                 if k.apply(p) != ColorTransformKernelTests.reference(k, p) { mismatches += 1 }
             }
+            // Alpha 0 and 255 come from tables: every colour of every channel against the reference.
+            for c in UInt32(0)...255 {
+                for p in [c | (255 - c) << 8 | (c / 3) << 16 | 0xFF00_0000, c | c << 8 | c << 16, c << 16] {
+                    if k.apply(p) != ColorTransformKernelTests.reference(k, p) { mismatches += 1 }
+                }
+            }
             for a in UInt32(0)...255 {
                 for c in Swift.stride(from: UInt32(0), through: a, by: Int(max(1, a / 16))) {
                     let p = c | (a - c) << 8 | (c / 2) << 16 | a << 24
