@@ -42,19 +42,12 @@ extension Easing {
         guard points.count >= 4 else { return x }
         if x <= points[0].x { return points[0].y }
         if x >= points[points.count - 1].x { return points[points.count - 1].y }
-        let segments = (points.count - 1) / 3
-        var index = 0
-        while index < segments - 1 && x > points[3 * index + 3].x { index += 1 }
-        let p0 = points[3 * index], c1 = points[3 * index + 1], c2 = points[3 * index + 2], p1 = points[3 * index + 3]
-        func bezier(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ t: Double) -> Double {
-            let u = 1 - t
-            return u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d
-        }
+        let (p0, c1, c2, p1) = segment(of: points, spanning: x)
         var low = 0.0, high = 1.0, y = 0.0
         while high - low > 0.0001 {
             let middle = (high + low) * 0.5
-            y = bezier(p0.y, c1.y, c2.y, p1.y, middle)
-            if x - bezier(p0.x, c1.x, c2.x, p1.x, middle) > 0 { low = middle } else { high = middle }
+            y = cubic(p0.y, c1.y, c2.y, p1.y, middle)
+            if x - cubic(p0.x, c1.x, c2.x, p1.x, middle) > 0 { low = middle } else { high = middle }
         }
         return (y * 10000).rounded(.toNearestOrAwayFromZero) / 10000
     }
@@ -62,22 +55,30 @@ extension Easing {
     /// A chain of cubic segments `P0 C1 C2 P1 C1 C2 P2 …`: finds the segment spanning `x` and solves it for y.
     public static func pathProgress(_ points: [Vector2], at x: Double) -> Double {
         guard points.count >= 4 else { return x }
-        let segments = (points.count - 1) / 3
-        var index = 0
-        while index < segments - 1 && x > points[3 * index + 3].x { index += 1 }
-        let p0 = points[3 * index], c1 = points[3 * index + 1], c2 = points[3 * index + 2], p1 = points[3 * index + 3]
-        func bezier(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ t: Double) -> Double {
-            let u = 1 - t
-            return u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d
-        }
+        let (p0, c1, c2, p1) = segment(of: points, spanning: x)
         if x <= p0.x { return p0.y }
         if x >= p1.x { return p1.y }
         // x(t) is monotonic for a valid ease segment; bisection converges whatever the control points.
         var low = 0.0, high = 1.0
         for _ in 0..<60 {
             let middle = (low + high) / 2
-            if bezier(p0.x, c1.x, c2.x, p1.x, middle) < x { low = middle } else { high = middle }
+            if cubic(p0.x, c1.x, c2.x, p1.x, middle) < x { low = middle } else { high = middle }
         }
-        return bezier(p0.y, c1.y, c2.y, p1.y, (low + high) / 2)
+        return cubic(p0.y, c1.y, c2.y, p1.y, (low + high) / 2)
+    }
+
+    /// The cubic segment of the chain `P0 C1 C2 P1 C1 C2 P2 …` whose x range holds `x` (the first or last one
+    /// outside the chain).
+    private static func segment(of points: [Vector2], spanning x: Double) -> (Vector2, Vector2, Vector2, Vector2) {
+        let segments = (points.count - 1) / 3
+        var index = 0
+        while index < segments - 1 && x > points[3 * index + 3].x { index += 1 }
+        return (points[3 * index], points[3 * index + 1], points[3 * index + 2], points[3 * index + 3])
+    }
+
+    /// One coordinate of a cubic Bézier in Bernstein form at parameter `t`.
+    private static func cubic(_ a: Double, _ b: Double, _ c: Double, _ d: Double, _ t: Double) -> Double {
+        let u = 1 - t
+        return u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d
     }
 }

@@ -28,87 +28,35 @@ extension BilinearSource {
     private mutating func paintGroups(
         destination: UnsafeMutablePointer<UInt32>, groups: Int, opacity: UInt32, scaled: Bool
     ) {
-        typealias V16 = SIMD8<UInt16>
-        typealias V32 = SIMD4<UInt32>
-        @inline(__always) func v16(_ v: V32) -> V16 { unsafeBitCast(v, to: V16.self) }
-        @inline(__always) func v32(_ v: V16) -> V32 { unsafeBitCast(v, to: V32.self) }
-        @inline(__always) func pair(_ p: UnsafePointer<UInt32>) -> SIMD2<UInt32> {
-            UnsafeRawPointer(p).loadUnaligned(as: SIMD2<UInt32>.self)
-        }
-
+        typealias V16 = GroupSampler.V16
+        typealias V32 = GroupSampler.V32
         let low = V16(repeating: 0x00FF)
         let high = V16(repeating: 0xFF00)
         let rounding = V16(repeating: 0x0080)
-        let whole = V16(repeating: 256)
         let alphaWhole = V32(repeating: 256)
         let alpha16 = V16(repeating: UInt16(truncatingIfNeeded: opacity))
-
-        // Only bits 8–15 of each position feed the weights, so 16-bit lanes that wrap are exact.
-        let s0 = UInt16(truncatingIfNeeded: s)
-        let t0 = UInt16(truncatingIfNeeded: t)
-        let ds1 = UInt16(truncatingIfNeeded: ds)
-        let dt1 = UInt16(truncatingIfNeeded: dt)
-        let lane = V16(0, 0, 1, 1, 2, 2, 3, 3)
-        var sv = V16(repeating: s0) &+ lane &* V16(repeating: ds1)
-        var tv = V16(repeating: t0) &+ lane &* V16(repeating: dt1)
-        let sStep = V16(repeating: ds1 &* 4)
-        let tStep = V16(repeating: dt1 &* 4)
-
-        let texels = self.texels
-        let stride = self.stride
-        let ds = self.ds
-        let dt = self.dt
-        var sc = s
-        var tc = t
+        var sampler = GroupSampler(self)
         var out = destination
         for _ in 0..<groups {
-            let a0 = texels + ((tc >> 16) &* stride &+ (sc >> 16))
-            let a1 = texels + (((tc &+ dt) >> 16) &* stride &+ ((sc &+ ds) >> 16))
-            let a2 = texels + (((tc &+ 2 &* dt) >> 16) &* stride &+ ((sc &+ 2 &* ds) >> 16))
-            let a3 = texels + (((tc &+ 3 &* dt) >> 16) &* stride &+ ((sc &+ 3 &* ds) >> 16))
-            sc &+= 4 &* ds
-            tc &+= 4 &* dt
-            let top = SIMD8<UInt32>(
-                lowHalf: V32(lowHalf: pair(a0), highHalf: pair(a1)),
-                highHalf: V32(lowHalf: pair(a2), highHalf: pair(a3)))
-            let bottom = SIMD8<UInt32>(
-                lowHalf: V32(lowHalf: pair(a0 + stride), highHalf: pair(a1 + stride)),
-                highHalf: V32(lowHalf: pair(a2 + stride), highHalf: pair(a3 + stride)))
-            let p00 = v16(top.evenHalf)
-            let p10 = v16(top.oddHalf)
-            let p01 = v16(bottom.evenHalf)
-            let p11 = v16(bottom.oddHalf)
-
-            let fx = sv &>> 8
-            let fy = tv &>> 8
-            sv &+= sStep
-            tv &+= tStep
-            let w11 = (fx &* fy &+ rounding) &>> 8
-            let w10 = fx &- w11
-            let w01 = fy &- w11
-            let w00 = whole &- fx &- fy &+ w11
-
-            let rb = (p00 & low) &* w00 &+ (p10 & low) &* w10 &+ (p01 & low) &* w01 &+ (p11 & low) &* w11 &+ rounding
-            let ga = (p00 &>> 8) &* w00 &+ (p10 &>> 8) &* w10 &+ (p01 &>> 8) &* w01 &+ (p11 &>> 8) &* w11 &+ rounding
-            var source = (rb &>> 8) | (ga & high)
+            var source = sampler.next()
             if scaled {
                 let srb = ((source & low) &* alpha16 &+ rounding) &>> 8
                 let sga = ((source &>> 8) &* alpha16 &+ rounding) & high
                 source = srb | sga
             }
 
-            let src = v32(source)
+            let src = GroupSampler.v32(source)
             let sa = src &>> 24
             let k = alphaWhole &- sa &- (sa &>> 7)
-            let k16 = v16(k | (k &<< 16))
-            let d = v16(UnsafeRawPointer(out).loadUnaligned(as: V32.self))
+            let k16 = GroupSampler.v16(k | (k &<< 16))
+            let d = GroupSampler.v16(UnsafeRawPointer(out).loadUnaligned(as: V32.self))
             let drb = ((d & low) &* k16 &+ rounding) &>> 8
             let dga = ((d &>> 8) &* k16 &+ rounding) & high
-            UnsafeMutableRawPointer(out).storeBytes(of: src &+ v32(drb | dga), as: V32.self)
+            UnsafeMutableRawPointer(out).storeBytes(of: src &+ GroupSampler.v32(drb | dga), as: V32.self)
             out += 4
         }
-        s = sc
-        t = tc
+        s = sampler.s
+        t = sampler.t
     }
 
     /// Writes the next `count & ~3` interior samples (``nextInterior()``'s values, before opacity) to
@@ -119,10 +67,57 @@ extension BilinearSource {
     mutating func sampleInterior(into buffer: UnsafeMutablePointer<UInt32>, count: Int) -> Int {
         let groups = count >> 2
         if groups == 0 { return 0 }
-        typealias V16 = SIMD8<UInt16>
-        typealias V32 = SIMD4<UInt32>
-        @inline(__always) func v16(_ v: V32) -> V16 { unsafeBitCast(v, to: V16.self) }
-        @inline(__always) func v32(_ v: V16) -> V32 { unsafeBitCast(v, to: V32.self) }
+        var sampler = GroupSampler(self)
+        var out = buffer
+        for _ in 0..<groups {
+            UnsafeMutableRawPointer(out).storeBytes(of: GroupSampler.v32(sampler.next()), as: GroupSampler.V32.self)
+            out += 4
+        }
+        s = sampler.s
+        t = sampler.t
+        return groups << 2
+    }
+}
+
+/// Bilinear samples of an interior run, four pixels per ``next()``, with exactly the integer arithmetic
+/// of ``PixelMath/bilinear(_:_:_:_:_:_:)``: a packed pixel viewed as eight `UInt16` lanes holds the
+/// scalar code's two 16-bit lanes (`0x00FF00FF` mask) side by side, and per-pixel weights are kept
+/// duplicated in both halves of each 32-bit lane.
+struct GroupSampler {
+    typealias V16 = SIMD8<UInt16>
+    typealias V32 = SIMD4<UInt32>
+    @inline(__always) static func v16(_ v: V32) -> V16 { unsafeBitCast(v, to: V16.self) }
+    @inline(__always) static func v32(_ v: V16) -> V32 { unsafeBitCast(v, to: V32.self) }
+
+    let texels: UnsafePointer<UInt32>
+    let stride: Int
+    let ds: Int, dt: Int
+    /// The source's 16.16 position, advanced four pixels per ``next()``.
+    private(set) var s: Int, t: Int
+    // Only bits 8–15 of each position feed the weights, so 16-bit lanes that wrap are exact.
+    private var sv: V16, tv: V16
+    private let sStep: V16, tStep: V16
+
+    @inline(__always)
+    init(_ source: BilinearSource) {
+        texels = source.texels
+        stride = source.stride
+        ds = source.ds
+        dt = source.dt
+        s = source.s
+        t = source.t
+        let ds1 = UInt16(truncatingIfNeeded: ds)
+        let dt1 = UInt16(truncatingIfNeeded: dt)
+        let lane = V16(0, 0, 1, 1, 2, 2, 3, 3)
+        sv = V16(repeating: UInt16(truncatingIfNeeded: s)) &+ lane &* V16(repeating: ds1)
+        tv = V16(repeating: UInt16(truncatingIfNeeded: t)) &+ lane &* V16(repeating: dt1)
+        sStep = V16(repeating: ds1 &* 4)
+        tStep = V16(repeating: dt1 &* 4)
+    }
+
+    /// The next four samples (premultiplied, packed as in the atlas).
+    @inline(__always)
+    mutating func next() -> V16 {
         @inline(__always) func pair(_ p: UnsafePointer<UInt32>) -> SIMD2<UInt32> {
             UnsafeRawPointer(p).loadUnaligned(as: SIMD2<UInt32>.self)
         }
@@ -130,55 +125,35 @@ extension BilinearSource {
         let high = V16(repeating: 0xFF00)
         let rounding = V16(repeating: 0x0080)
         let whole = V16(repeating: 256)
-        let s0 = UInt16(truncatingIfNeeded: s)
-        let t0 = UInt16(truncatingIfNeeded: t)
-        let ds1 = UInt16(truncatingIfNeeded: ds)
-        let dt1 = UInt16(truncatingIfNeeded: dt)
-        let lane = V16(0, 0, 1, 1, 2, 2, 3, 3)
-        var sv = V16(repeating: s0) &+ lane &* V16(repeating: ds1)
-        var tv = V16(repeating: t0) &+ lane &* V16(repeating: dt1)
-        let sStep = V16(repeating: ds1 &* 4)
-        let tStep = V16(repeating: dt1 &* 4)
-        let texels = self.texels
-        let stride = self.stride
-        let ds = self.ds
-        let dt = self.dt
-        var sc = s
-        var tc = t
-        var out = buffer
-        for _ in 0..<groups {
-            let a0 = texels + ((tc >> 16) &* stride &+ (sc >> 16))
-            let a1 = texels + (((tc &+ dt) >> 16) &* stride &+ ((sc &+ ds) >> 16))
-            let a2 = texels + (((tc &+ 2 &* dt) >> 16) &* stride &+ ((sc &+ 2 &* ds) >> 16))
-            let a3 = texels + (((tc &+ 3 &* dt) >> 16) &* stride &+ ((sc &+ 3 &* ds) >> 16))
-            sc &+= 4 &* ds
-            tc &+= 4 &* dt
-            let top = SIMD8<UInt32>(
-                lowHalf: V32(lowHalf: pair(a0), highHalf: pair(a1)),
-                highHalf: V32(lowHalf: pair(a2), highHalf: pair(a3)))
-            let bottom = SIMD8<UInt32>(
-                lowHalf: V32(lowHalf: pair(a0 + stride), highHalf: pair(a1 + stride)),
-                highHalf: V32(lowHalf: pair(a2 + stride), highHalf: pair(a3 + stride)))
-            let p00 = v16(top.evenHalf)
-            let p10 = v16(top.oddHalf)
-            let p01 = v16(bottom.evenHalf)
-            let p11 = v16(bottom.oddHalf)
-            let fx = sv &>> 8
-            let fy = tv &>> 8
-            sv &+= sStep
-            tv &+= tStep
-            let w11 = (fx &* fy &+ rounding) &>> 8
-            let w10 = fx &- w11
-            let w01 = fy &- w11
-            let w00 = whole &- fx &- fy &+ w11
-            let rb = (p00 & low) &* w00 &+ (p10 & low) &* w10 &+ (p01 & low) &* w01 &+ (p11 & low) &* w11 &+ rounding
-            let ga = (p00 &>> 8) &* w00 &+ (p10 &>> 8) &* w10 &+ (p01 &>> 8) &* w01 &+ (p11 &>> 8) &* w11 &+ rounding
-            UnsafeMutableRawPointer(out).storeBytes(of: v32((rb &>> 8) | (ga & high)), as: V32.self)
-            out += 4
-        }
-        s = sc
-        t = tc
-        return groups << 2
+        let a0 = texels + ((t >> 16) &* stride &+ (s >> 16))
+        let a1 = texels + (((t &+ dt) >> 16) &* stride &+ ((s &+ ds) >> 16))
+        let a2 = texels + (((t &+ 2 &* dt) >> 16) &* stride &+ ((s &+ 2 &* ds) >> 16))
+        let a3 = texels + (((t &+ 3 &* dt) >> 16) &* stride &+ ((s &+ 3 &* ds) >> 16))
+        s &+= 4 &* ds
+        t &+= 4 &* dt
+        let top = SIMD8<UInt32>(
+            lowHalf: V32(lowHalf: pair(a0), highHalf: pair(a1)),
+            highHalf: V32(lowHalf: pair(a2), highHalf: pair(a3)))
+        let bottom = SIMD8<UInt32>(
+            lowHalf: V32(lowHalf: pair(a0 + stride), highHalf: pair(a1 + stride)),
+            highHalf: V32(lowHalf: pair(a2 + stride), highHalf: pair(a3 + stride)))
+        let p00 = GroupSampler.v16(top.evenHalf)
+        let p10 = GroupSampler.v16(top.oddHalf)
+        let p01 = GroupSampler.v16(bottom.evenHalf)
+        let p11 = GroupSampler.v16(bottom.oddHalf)
+
+        let fx = sv &>> 8
+        let fy = tv &>> 8
+        sv &+= sStep
+        tv &+= tStep
+        let w11 = (fx &* fy &+ rounding) &>> 8
+        let w10 = fx &- w11
+        let w01 = fy &- w11
+        let w00 = whole &- fx &- fy &+ w11
+
+        let rb = (p00 & low) &* w00 &+ (p10 & low) &* w10 &+ (p01 & low) &* w01 &+ (p11 & low) &* w11 &+ rounding
+        let ga = (p00 &>> 8) &* w00 &+ (p10 &>> 8) &* w10 &+ (p01 &>> 8) &* w01 &+ (p11 &>> 8) &* w11 &+ rounding
+        return (rb &>> 8) | (ga & high)
     }
 }
 

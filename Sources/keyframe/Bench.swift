@@ -22,13 +22,7 @@ struct BenchConvert: ParsableCommand {
     var repetitions = 5
 
     func run() throws {
-        var folders = inputs.map { URL(fileURLWithPath: $0) }
-        if folders.isEmpty {
-            let corpus = URL(fileURLWithPath: "../shared/corpus/animate_atlas")
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
-            folders = names.sorted().map { corpus.appendingPathComponent($0) }
-            guard !folders.isEmpty else { throw fail("no inputs given and ../shared/corpus/animate_atlas not found") }
-        }
+        let folders = try benchFolders(inputs)
         do {
             let results = try ConversionBenchmark.run(folders: folders, repetitions: repetitions)
             print(ConversionBenchmark.report(results), terminator: "")
@@ -36,4 +30,13 @@ struct BenchConvert: ParsableCommand {
             throw fail("\(error)")
         }
     }
+}
+
+/// The export folders a benchmark measures: `inputs`, or every folder of `../shared/corpus/animate_atlas`.
+func benchFolders(_ inputs: [String]) throws -> [URL] {
+    if !inputs.isEmpty { return inputs.map { URL(fileURLWithPath: $0) } }
+    let corpus = URL(fileURLWithPath: "../shared/corpus/animate_atlas")
+    let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
+    guard !names.isEmpty else { throw fail("no inputs given and ../shared/corpus/animate_atlas not found") }
+    return names.sorted().map { corpus.appendingPathComponent($0) }
 }

@@ -45,13 +45,7 @@ struct BenchRender: ParsableCommand {
     var png: PNGPreset = .fast
 
     func run() throws {
-        var folders = inputs.map { URL(fileURLWithPath: $0) }
-        if folders.isEmpty {
-            let corpus = URL(fileURLWithPath: "../shared/corpus/animate_atlas")
-            let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
-            folders = names.sorted().map { corpus.appendingPathComponent($0) }
-            guard !folders.isEmpty else { throw fail("no inputs given and ../shared/corpus/animate_atlas not found") }
-        }
+        let folders = try benchFolders(inputs)
         var scenes: [(name: String, scene: RenderScene)] = []
         for folder in folders {
             do {

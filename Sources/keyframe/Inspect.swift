@@ -15,21 +15,13 @@ struct Inspect: ParsableCommand {
     @Flag(help: "Print the summary as JSON.")
     var json = false
 
-    @Option(name: .customLong("scale-factor"),
-            help: "Flump: the texture group to use (default: 1×, else the largest below, else the smallest).")
-    var scaleFactor: Double?
-
-    func validate() throws {
-        if let scaleFactor, !(scaleFactor > 0 && scaleFactor.isFinite) {
-            throw ValidationError("--scale-factor must be a positive number")
-        }
-    }
+    @OptionGroup var scaleFactor: ScaleFactorOption
 
     func run() throws {
         let document: Document
         do {
             document = try Importer.importDocument(at: URL(fileURLWithPath: input),
-                                                   options: ImportOptions(scaleFactor: scaleFactor))
+                                                   options: ImportOptions(scaleFactor: scaleFactor.value))
         } catch {
             throw fail("\(error)")
         }

@@ -62,8 +62,7 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Folder holding the atlas images (default: the input's folder).", valueName: "DIR"))
     var assets: String?
 
-    @Option(help: "For exports with several resolutions (Flump): the scale factor to use.")
-    var scaleFactor: Double?
+    @OptionGroup var scaleFactor: ScaleFactorOption
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
@@ -91,7 +90,7 @@ struct Render: ParsableCommand {
         do {
             let detected = try Importer.detect(inputURL)
             isNormalized = detected.format == .keyframe
-            document = try Importer.importDocument(at: inputURL, options: ImportOptions(scaleFactor: scaleFactor))
+            document = try Importer.importDocument(at: inputURL, options: ImportOptions(scaleFactor: scaleFactor.value))
             assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? detected.folder
         } catch {
             throw fail("\(error)")

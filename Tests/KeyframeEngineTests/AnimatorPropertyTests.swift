@@ -1,3 +1,4 @@
+import KeyframeTestSupport
 import XCTest
 @testable import KeyframeEngine
 

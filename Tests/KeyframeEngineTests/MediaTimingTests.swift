@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeTestSupport
 import XCTest
 @testable import KeyframeEngine
 

@@ -1,5 +1,6 @@
 import KeyframeJSON
 import KeyframeModel
+import KeyframeTestSupport
 import XCTest
 @testable import KeyframeEngine
 

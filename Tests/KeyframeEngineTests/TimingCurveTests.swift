@@ -1,11 +1,12 @@
 import Foundation
+import KeyframeTestSupport
 import XCTest
 @testable import KeyframeEngine
 
 final class TimingCurveTests: XCTestCase {
     /// Every point of Chromium's golden table, for all six curves, within 1e-6.
     func testBezierMatchesChromiumGolden() throws {
-        let url = sharedDirectory.appendingPathComponent("golden/bezier.json")
+        let url = TestPaths.shared.appendingPathComponent("golden/bezier.json")
         guard FileManager.default.fileExists(atPath: url.path) else {
             throw XCTSkip("golden table not found at \(url.path); ../shared must sit beside the checkout")
         }

@@ -7,13 +7,7 @@ import XCTest
 /// Bad input gets a clear error naming the file and the place, never a crash, a hang or a partial document.
 final class AnimateBadInputTests: XCTestCase {
     private func importError(_ fixture: AnimateFixture, file: StaticString = #filePath, line: UInt = #line) -> ImportError? {
-        do {
-            _ = try Importer.importDocument(at: fixture.folder)
-            XCTFail("import should have failed", file: file, line: line)
-            return nil
-        } catch {
-            return error
-        }
+        importFailure(at: fixture.folder, file: file, line: line)
     }
 
     private let sprite = #"{"ASI":{"N":"0000","M3D":[1,0,0,0,0,1,0,0,0,0,1,0,5,6,0,1]}}"#

@@ -8,43 +8,7 @@ import XCTest
 /// z-order, curves) is replaced in turn by values that break assumptions, and every array loses its last element;
 /// each import either succeeds with a valid document or throws an error that names the skeleton file.
 final class DragonBonesRobustnessTests: XCTestCase {
-    static let sample = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("Samples/dragonbones-waver")
-
-    /// Every path to a number or an array in `value`.
-    static func paths(_ value: Any, _ prefix: [Any] = []) -> (numbers: [[Any]], arrays: [[Any]]) {
-        var numbers: [[Any]] = [], arrays: [[Any]] = []
-        if let object = value as? [String: Any] {
-            for key in object.keys.sorted() {
-                let child = paths(object[key]!, prefix + [key])
-                numbers += child.numbers
-                arrays += child.arrays
-            }
-        } else if let array = value as? [Any] {
-            arrays.append(prefix)
-            for (index, element) in array.enumerated() {
-                let child = paths(element, prefix + [index])
-                numbers += child.numbers
-                arrays += child.arrays
-            }
-        } else if value is NSNumber {
-            numbers.append(prefix)
-        }
-        return (numbers, arrays)
-    }
-
-    static func replacing(_ value: Any, at path: ArraySlice<Any>, with transform: (Any) -> Any?) -> Any {
-        guard let head = path.first else { return transform(value) ?? NSNull() }
-        if var object = value as? [String: Any], let key = head as? String {
-            object[key] = replacing(object[key]!, at: path.dropFirst(), with: transform)
-            return object
-        }
-        if var array = value as? [Any], let index = head as? Int {
-            array[index] = replacing(array[index], at: path.dropFirst(), with: transform)
-            return array
-        }
-        return value
-    }
+    static let sample = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver")
 
     func testMutatedSkeletonsNeverCrash() throws {
         let skeletonURL = Self.sample.appendingPathComponent("waver_ske.json")
@@ -55,17 +19,17 @@ final class DragonBonesRobustnessTests: XCTestCase {
             try FileManager.default.copyItem(at: Self.sample.appendingPathComponent(name),
                                              to: folder.appendingPathComponent(name))
         }
-        let (numbers, arrays) = Self.paths(original)
+        let (numbers, arrays) = JSONMutation.paths(original)
         XCTAssertGreaterThan(numbers.count, 200)
         var mutants: [Any] = []
         for path in numbers {
             for replacement in [-1.0, 0, 0.5, 7, 1e7, -1e9, 1e308, -1e308] as [Double] {
-                mutants.append(Self.replacing(original, at: path[...]) { _ in replacement })
+                mutants.append(JSONMutation.replacing(original, at: path[...]) { _ in replacement })
             }
-            mutants.append(Self.replacing(original, at: path[...]) { _ in "x" })
+            mutants.append(JSONMutation.replacing(original, at: path[...]) { _ in "x" })
         }
         for path in arrays {
-            mutants.append(Self.replacing(original, at: path[...]) { value in
+            mutants.append(JSONMutation.replacing(original, at: path[...]) { value in
                 var array = value as! [Any]
                 if !array.isEmpty { array.removeLast() }
                 return array

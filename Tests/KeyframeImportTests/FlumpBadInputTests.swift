@@ -8,13 +8,7 @@ import XCTest
 /// or a partial document.
 final class FlumpBadInputTests: XCTestCase {
     private func importError(_ fixture: FlumpFixture, file: StaticString = #filePath, line: UInt = #line) -> ImportError? {
-        do {
-            _ = try Importer.importDocument(at: fixture.folder)
-            XCTFail("import should have failed", file: file, line: line)
-            return nil
-        } catch {
-            return error
-        }
+        importFailure(at: fixture.folder, file: file, line: line)
     }
 
     private let oneMovie = #"[{"id":"m","layers":[{"name":"l","keyframes":[{"index":0,"duration":2,"ref":"a"}]}]}]"#

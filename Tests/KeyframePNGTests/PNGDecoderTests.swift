@@ -1,6 +1,7 @@
 import Foundation
 import KeyframePNG
 import KeyframeRaster
+import KeyframeTestSupport
 import XCTest
 
 /// Decoding every colour type and depth, and refusing bad input with a typed error.
@@ -64,9 +65,10 @@ final class PNGDecoderTests: XCTestCase {
         }
         // Random garbage after a valid signature, many seeds.
         var state: UInt64 = 42
+        var rng = SeededGenerator(seed: 0x1234_5678)
         for _ in 0..<200 {
             var bytes = Array(png.prefix(8))
-            for _ in 0..<Int.random(in: 0..<200, using: &SeededGenerator.shared) {
+            for _ in 0..<Int.random(in: 0..<200, using: &rng) {
                 state = state &* 6364136223846793005 &+ 1442695040888963407
                 bytes.append(UInt8(truncatingIfNeeded: state >> 33))
             }
@@ -138,14 +140,4 @@ func gradient(width: Int, height: Int) -> Bitmap {
         }
     }
     return Bitmap(width: width, height: height, straightRGBA: straight)!
-}
-
-/// A deterministic generator shared by the fuzz loops.
-struct SeededGenerator: RandomNumberGenerator {
-    nonisolated(unsafe) static var shared = SeededGenerator()
-    private var state: UInt64 = 0x1234_5678
-    mutating func next() -> UInt64 {
-        state = state &* 6364136223846793005 &+ 1442695040888963407
-        return state
-    }
 }

@@ -1,3 +1,4 @@
+import KeyframeTestSupport
 import XCTest
 
 @testable import KeyframeRaster
@@ -21,7 +22,7 @@ final class ColorTransformKernelTests: XCTestCase {
     }
 
     func testRoundingMatchesLibmOnTiesNeighboursAndRandomValues() {
-        var rng = BulkSpanTests.Generator(state: 3)
+        var rng = SeededGenerator(seed: 3)
         var values: [Float] = [0, 0.5, 255, 255.5, 4_194_304]
         for k in 0...520 {
             let x = Float(k) * 0.5
@@ -37,7 +38,7 @@ final class ColorTransformKernelTests: XCTestCase {
     }
 
     func testKernelMatchesTheReference() {
-        var rng = BulkSpanTests.Generator(state: 5)
+        var rng = SeededGenerator(seed: 5)
         var transforms: [PixelColorTransform] = [
             PixelColorTransform(redMultiplier: 0.5, redOffset: 127),
             PixelColorTransform(redMultiplier: 0, greenMultiplier: 0, blueMultiplier: 0, redOffset: 255),

@@ -1,4 +1,5 @@
 import KeyframeRaster
+import KeyframeTestSupport
 import XCTest
 
 /// Exact-area coverage: analytic expectations for axis-aligned and rotated shapes.
@@ -54,7 +55,7 @@ final class CoverageTests: XCTestCase {
     }
 
     func testArbitraryShapesMatchReferenceClippingInBothOrientations() {
-        var generator = SplitMix(seed: 7)
+        var generator = SeededGenerator(seed: 7)
         var r = Rasterizer()
         for _ in 0..<40 {
             let centre = SIMD2(generator.next(in: -4...20), generator.next(in: -4...20))
@@ -106,19 +107,10 @@ final class CoverageTests: XCTestCase {
     }
 }
 
-/// A tiny deterministic random generator for reproducible test shapes.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func nextBits() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
+extension SeededGenerator {
+    /// A uniform value in `range`, for reproducible test shapes.
     mutating func next(in range: ClosedRange<Double>) -> Double {
-        let unit = Double(nextBits() >> 11) / Double(1 << 53)
+        let unit = Double(next() >> 11) / Double(1 << 53)
         return range.lowerBound + unit * (range.upperBound - range.lowerBound)
     }
 }

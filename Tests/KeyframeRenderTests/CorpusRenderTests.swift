@@ -32,10 +32,7 @@ final class CorpusRenderTests: XCTestCase {
                 let results = try BatchRenderer(scenes: [scene], framing: framing, jobs: 2, thumbnailSide: 256)
                     .run(plans, into: nil, fileName: { _ in "" })
                 XCTAssertEqual(results.count, plans.count)
-                let visible = results.contains { result in
-                    guard let picture = result.thumbnail else { return false }
-                    return stride(from: 3, to: picture.pixels.count, by: 4).contains { picture.pixels[$0] != 0 }
-                }
+                let visible = Self.hasInk(results)
                 XCTAssertTrue(visible, "\(name)/\(clip.name): every frame is empty")
                 frameTotal += results.count
             }
@@ -69,10 +66,7 @@ final class CorpusRenderTests: XCTestCase {
                 let (framing, _) = try Framing.make(plans: plans, scenes: [scene], fit: .content, size: (128, 128))
                 let results = try BatchRenderer(scenes: [scene], framing: framing, jobs: 2, thumbnailSide: 128)
                     .run(plans, into: nil, fileName: { _ in "" })
-                let visible = results.contains { result in
-                    guard let picture = result.thumbnail else { return false }
-                    return stride(from: 3, to: picture.pixels.count, by: 4).contains { picture.pixels[$0] != 0 }
-                }
+                let visible = Self.hasInk(results)
                 // Some clips fade everything out (DragonBones `loading/hide` sets every slot's alpha to 0): ink is
                 // expected exactly when some sampled item is not fully transparent.
                 let inked = plans.contains { plan in
@@ -171,5 +165,13 @@ final class CorpusRenderTests: XCTestCase {
         var data = try Data(contentsOf: url)
         if data.starts(with: [0xEF, 0xBB, 0xBF]) { data.removeFirst(3) }
         return try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    }
+
+    /// Whether any rendered thumbnail has a pixel that is not fully transparent.
+    static func hasInk(_ results: [BatchRenderer.Result]) -> Bool {
+        results.contains { result in
+            guard let picture = result.thumbnail else { return false }
+            return stride(from: 3, to: picture.pixels.count, by: 4).contains { picture.pixels[$0] != 0 }
+        }
     }
 }

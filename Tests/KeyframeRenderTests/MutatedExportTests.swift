@@ -11,31 +11,6 @@ import XCTest
 /// such numbers once trapped a `Double` → `Int` conversion (a DragonBones display index, sprite regions, frame
 /// rates, stage origins).
 final class MutatedExportTests: XCTestCase {
-    /// Every path to a number in `value`.
-    private static func numberPaths(_ value: Any, _ prefix: [Any] = []) -> [[Any]] {
-        if let object = value as? [String: Any] {
-            return object.keys.sorted().flatMap { numberPaths(object[$0]!, prefix + [$0]) }
-        }
-        if let array = value as? [Any] {
-            return array.enumerated().flatMap { numberPaths($0.element, prefix + [$0.offset]) }
-        }
-        if value is NSNumber { return [prefix] }   // booleans too: replacing one is just another bad value
-        return []
-    }
-
-    private static func replacing(_ value: Any, at path: ArraySlice<Any>, with replacement: Double) -> Any {
-        guard let head = path.first else { return replacement }
-        if var object = value as? [String: Any], let key = head as? String {
-            object[key] = replacing(object[key]!, at: path.dropFirst(), with: replacement)
-            return object
-        }
-        if var array = value as? [Any], let index = head as? Int {
-            array[index] = replacing(array[index], at: path.dropFirst(), with: replacement)
-            return array
-        }
-        return value
-    }
-
     /// Imports and renders a mutated copy of `file` in `sample` for a spread of its numbers (at most `limit`
     /// paths, evenly spaced) set to each of ±10³⁰⁸.
     private func check(sample: String, file: String, limit: Int) throws {
@@ -49,13 +24,13 @@ final class MutatedExportTests: XCTestCase {
         var bytes = try Data(contentsOf: source.appendingPathComponent(file))
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         let original = try JSONSerialization.jsonObject(with: bytes)
-        let paths = Self.numberPaths(original)
+        let paths = JSONMutation.paths(original).numbers
         XCTAssertFalse(paths.isEmpty, file)
         let step = max(1, paths.count / limit)
         var imported = 0, refused = 0, rendered = 0
         for path in stride(from: 0, to: paths.count, by: step).map({ paths[$0] }) {
             for replacement in [1e308, -1e308] {
-                let mutant = Self.replacing(original, at: path[...], with: replacement)
+                let mutant = JSONMutation.replacing(original, at: path[...]) { _ in replacement }
                 try JSONSerialization.data(withJSONObject: mutant).write(to: folder.appendingPathComponent(file))
                 let document: Document
                 do {

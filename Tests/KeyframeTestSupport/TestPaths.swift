@@ -38,8 +38,8 @@ public enum TestPaths {
 }
 
 /// Asserts two doubles agree within `tolerance`.
-public func assertClose(_ actual: Double, _ expected: Double, tolerance: Double = 1e-9, _ message: String = "",
-                        file: StaticString = #filePath, line: UInt = #line) {
+public func assertClose(_ actual: Double, _ expected: Double, tolerance: Double = 1e-9,
+                        _ message: @autoclosure () -> String = "", file: StaticString = #filePath, line: UInt = #line) {
     XCTAssert(abs(actual - expected) <= tolerance,
-              "\(actual) is not within \(tolerance) of \(expected) \(message)", file: file, line: line)
+              "\(actual) is not within \(tolerance) of \(expected) \(message())", file: file, line: line)
 }

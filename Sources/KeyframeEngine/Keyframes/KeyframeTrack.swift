@@ -67,15 +67,8 @@ public struct KeyframeTrack: Hashable, Sendable {
         rotationMode = nil
         pathLength = nil
         let n = values.count
-        switch calculationMode {
-        case .discrete:
-            resolvedKeyTimes = Self.valid(keyTimes, count: n + 1) ?? Self.even(n + 1)
-        case .linear, .cubic:
-            resolvedKeyTimes = Self.valid(keyTimes, count: n) ?? Self.even(n)
-        case .paced:
-            resolvedKeyTimes = Self.paced(values)
-        case .cubicPaced:
-            resolvedKeyTimes = Self.even(n)
+        resolvedKeyTimes = Self.resolved(keyTimes, keyframes: n, mode: calculationMode) {
+            calculationMode == .paced ? Self.paced(values) : Self.even(n)
         }
         if (calculationMode == .cubic || calculationMode == .cubicPaced) && n >= 2 {
             let spline = HermiteSpline(points: values, keyTimes: resolvedKeyTimes, tension: tensionValues,
@@ -111,17 +104,11 @@ public struct KeyframeTrack: Hashable, Sendable {
         spline = nil
         arcLength = nil
         let n = values.count
-        switch calculationMode {
-        case .discrete:
-            resolvedKeyTimes = Self.valid(keyTimes, count: n + 1) ?? Self.even(n + 1)
-            pathLength = nil
-        case .linear, .cubic:
-            resolvedKeyTimes = Self.valid(keyTimes, count: n) ?? Self.even(n)
-            pathLength = nil
-        case .paced, .cubicPaced:
-            let lengths = ArcLengthTable(curve: path)
-            pathLength = lengths
-            resolvedKeyTimes = lengths.total > 0 ? lengths.cumulative.map { $0 / lengths.total } : Self.even(n)
+        let lengths = calculationMode == .paced || calculationMode == .cubicPaced ? ArcLengthTable(curve: path) : nil
+        pathLength = lengths
+        resolvedKeyTimes = Self.resolved(keyTimes, keyframes: n, mode: calculationMode) {
+            guard let lengths, lengths.total > 0 else { return Self.even(n) }
+            return lengths.cumulative.map { $0 / lengths.total }
         }
     }
 
@@ -242,6 +229,17 @@ public struct KeyframeTrack: Hashable, Sendable {
         while i < last && times[i + 1] <= f { i += 1 }
         let span = times[i + 1] - times[i]
         return (i, span > 0 ? (f - times[i]) / span : 1)
+    }
+
+    /// The key times used for `n` keyframes in `mode`: the given ones when valid for the mode (n + 1 for
+    /// `discrete`), else even spacing; the paced modes ignore them and use `paced()`.
+    static func resolved(_ keyTimes: [Double]?, keyframes n: Int, mode: CalculationMode,
+                         paced: () -> [Double]) -> [Double] {
+        switch mode {
+        case .discrete: return valid(keyTimes, count: n + 1) ?? even(n + 1)
+        case .linear, .cubic: return valid(keyTimes, count: n) ?? even(n)
+        case .paced, .cubicPaced: return paced()
+        }
     }
 
     static func even(_ count: Int) -> [Double] {

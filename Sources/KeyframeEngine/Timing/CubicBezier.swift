@@ -25,7 +25,7 @@ public struct CubicBezier: Sendable {
 
     /// How closely the solver matches the requested x before it stops.
     public static let solverEpsilon = 1e-7
-    static let maxNewtonIterations = 4
+    @usableFromInline static let maxNewtonIterations = 4
     static let sampleCount = 11
 
     /// Creates the curve with inner control points `(x1, y1)` and `(x2, y2)`.
@@ -88,21 +88,29 @@ public struct CubicBezier: Sendable {
             }
             previous = sample
         }
-        // Newton refinement from the guess; gives up on a flat derivative.
+        return Self.refine(x, start: t, lower: lower, upper: upper, a: a, b: b, c: c, epsilon: epsilon)
+    }
+
+    /// Solves `x(t) = x` from the spline guess `start` inside the bracket `lower...upper`: at most
+    /// ``maxNewtonIterations`` Newton steps (giving up on a flat derivative), then bisection inside the
+    /// bracket, first testing the last Newton estimate (as Chromium does, so results agree to the last bit
+    /// on steep curves); converges because x(t) is monotone for x1, x2 in 0...1. Shared by
+    /// ``parameter(forX:epsilon:)`` and the prepared ``CubicBezierSolver``, so both compute the same bits.
+    @usableFromInline @inline(__always)
+    static func refine(_ x: Double, start: Double, lower: Double, upper: Double, a: Double, b: Double, c: Double,
+                       epsilon: Double) -> Double {
+        var t = start, lower = lower, upper = upper
         var error = 0.0
-        for _ in 0..<Self.maxNewtonIterations {
-            error = xAt(t) - x
+        for _ in 0..<maxNewtonIterations {
+            error = ((a * t + b) * t + c) * t - x
             if abs(error) < epsilon { return t }
             let slope = (3 * a * t + 2 * b) * t + c
-            if abs(slope) < Self.solverEpsilon { break }
+            if abs(slope) < solverEpsilon { break }
             t -= error / slope
         }
         if abs(error) < epsilon { return t }
-        // Bisection inside the bracket, first testing the last Newton estimate (as Chromium does, so
-        // results agree to the last bit on steep curves); converges because x(t) is monotone for
-        // x1, x2 in 0...1.
         for _ in 0..<100 where lower < upper {
-            let value = xAt(t)
+            let value = ((a * t + b) * t + c) * t
             if abs(value - x) < epsilon { return t }
             if x > value { lower = t } else { upper = t }
             t = (lower + upper) / 2

@@ -76,22 +76,7 @@ struct CubicBezierSolver {
 
     @inline(__always) private func parameter(forX x: Double, epsilon: Double) -> Double {
         let a = ax, b = bx, c = cx
-        var (t, lower, upper) = bracket(x)
-        var error = 0.0
-        for _ in 0..<CubicBezier.maxNewtonIterations {
-            error = ((a * t + b) * t + c) * t - x
-            if abs(error) < epsilon { return t }
-            let slope = (3 * a * t + 2 * b) * t + c
-            if abs(slope) < CubicBezier.solverEpsilon { break }
-            t -= error / slope
-        }
-        if abs(error) < epsilon { return t }
-        for _ in 0..<100 where lower < upper {
-            let value = ((a * t + b) * t + c) * t
-            if abs(value - x) < epsilon { return t }
-            if x > value { lower = t } else { upper = t }
-            t = (lower + upper) / 2
-        }
-        return t
+        let (start, lower, upper) = bracket(x)
+        return CubicBezier.refine(x, start: start, lower: lower, upper: upper, a: a, b: b, c: c, epsilon: epsilon)
     }
 }

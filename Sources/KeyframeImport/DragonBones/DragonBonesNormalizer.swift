@@ -547,33 +547,40 @@ struct DragonBonesNormalizer {
         if let timeline {
             let (ts, to, path) = (timeline.scale, timeline.offset, timeline.path)
             let vector = DragonBonesTimelineBaker.lerpVector, degrees = DragonBonesTimelineBaker.lerpDegrees
-            if let frames = timeline.all, !frames.isEmpty {
-                let placed = Self.place(frames, length: timing.length)
-                let angles = BoneAngles.unwrap(placed.map { Self.components($0.frame.value) }, clockwise: placed.map(\.frame.clockwise))
-                tracks.position = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
-                    Self.track(placed, timing: t) { _, f in Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y) }
-                }
-                tracks.rotation = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
-                        Degrees(radians: origin.rotation + angles[i].rotation)
-                    }
-                }
-                tracks.skew = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
-                        Degrees(radians: origin.skew + angles[i].skew)
-                    }
-                }
-                tracks.scale = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
+            // Position and scale as offsets from / factors of the setup pose; rotation and skew from unwrapped
+            // angles, turning the short way back to the first frame when the animation loops.
+            func position<Value>(_ placed: [Placed<Value>], _ offset: @escaping (Value) -> Vector2) -> Track<Vector2>? {
+                timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
                     Self.track(placed, timing: t) { _, f in
-                        Vector2(x: setup.scaleX * f.value.scaleX, y: setup.scaleY * f.value.scaleY)
+                        let d = offset(f.value)
+                        return Vector2(x: setup.x + d.x, y: setup.y + d.y)
                     }
                 }
             }
-            if let frames = timeline.translate, !frames.isEmpty {
-                let placed = Self.place(frames, length: timing.length)
-                tracks.position = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
-                    Self.track(placed, timing: t) { _, f in Vector2(x: setup.x + f.value.x, y: setup.y + f.value.y) }
+            func scale<Value>(_ placed: [Placed<Value>], _ factor: @escaping (Value) -> Vector2) -> Track<Vector2>? {
+                timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
+                    Self.track(placed, timing: t) { _, f in
+                        let k = factor(f.value)
+                        return Vector2(x: setup.scaleX * k.x, y: setup.scaleY * k.y)
+                    }
                 }
+            }
+            func turn<Value>(_ placed: [Placed<Value>], _ angle: @escaping (Int) -> Double,
+                             from base: Double) -> Track<Degrees>? {
+                timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
+                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in Degrees(radians: base + angle(i)) }
+                }
+            }
+            if let frames = timeline.all, !frames.isEmpty {
+                let placed = Self.place(frames, length: timing.length)
+                let angles = BoneAngles.unwrap(placed.map { Self.components($0.frame.value) }, clockwise: placed.map(\.frame.clockwise))
+                tracks.position = position(placed) { Vector2(x: $0.x, y: $0.y) }
+                tracks.rotation = turn(placed, { angles[$0].rotation }, from: origin.rotation)
+                tracks.skew = turn(placed, { angles[$0].skew }, from: origin.skew)
+                tracks.scale = scale(placed) { Vector2(x: $0.scaleX, y: $0.scaleY) }
+            }
+            if let frames = timeline.translate, !frames.isEmpty {
+                tracks.position = position(Self.place(frames, length: timing.length)) { $0 }
             }
             if let frames = timeline.rotate, !frames.isEmpty {
                 let placed = Self.place(frames, length: timing.length)
@@ -581,22 +588,11 @@ struct DragonBonesNormalizer {
                 let raw = placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) }
                 let angles = timeline.rotationsUnwrapped
                     ? raw.map { (rotation: $0.0, skew: $0.1) } : BoneAngles.unwrap(raw, clockwise: placed.map(\.frame.clockwise))
-                tracks.rotation = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
-                        Degrees(radians: origin.rotation + angles[i].rotation)
-                    }
-                }
-                tracks.skew = timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in
-                        Degrees(radians: origin.skew + angles[i].skew)
-                    }
-                }
+                tracks.rotation = turn(placed, { angles[$0].rotation }, from: origin.rotation)
+                tracks.skew = turn(placed, { angles[$0].skew }, from: origin.skew)
             }
             if let frames = timeline.scaleFrames, !frames.isEmpty {
-                let placed = Self.place(frames, length: timing.length)
-                tracks.scale = timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
-                    Self.track(placed, timing: t) { _, f in Vector2(x: setup.scaleX * f.value.x, y: setup.scaleY * f.value.y) }
-                }
+                tracks.scale = scale(Self.place(frames, length: timing.length)) { $0 }
             }
         }
         if tracks.rotation?.isConstant == true, tracks.rotation?.keyframes.first?.value == Degrees(0) { tracks.rotation = nil }
