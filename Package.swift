@@ -30,7 +30,7 @@ let package = Package(
         .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster"]),
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
-        .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine"]),
+        .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
         .executableTarget(
             name: "keyframe",
             dependencies: [

@@ -7,9 +7,6 @@ import KeyframePNG
 import KeyframeRaster
 import KeyframeRender
 
-extension Framing.Fit: ExpressibleByArgument {}
-extension PNGPreset: ExpressibleByArgument {}
-
 /// `keyframe render`: draws the frames of a clip into PNG files and, optionally, a contact sheet.
 struct Render: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -26,24 +23,6 @@ struct Render: ParsableCommand {
     @Option(help: "Render only this clip (repeat for several).")
     var clip: [String] = []
 
-    @Option(help: "Output frames per second (default: the document's frame rate).")
-    var fps: Double?
-
-    @Option(help: ArgumentHelp("Output size; the framed scene is scaled to fit and centred.", valueName: "WxH"))
-    var size: String?
-
-    @Option(help: "What to frame: the document's stage, or the clip's content over all its frames.")
-    var fit: Framing.Fit = .stage
-
-    @Option(help: ArgumentHelp("Background colour (default: transparent).", valueName: "#RRGGBB[AA]"))
-    var background: String?
-
-    @Option(help: ArgumentHelp("Render only output frames A to B (inclusive, from 0).", valueName: "A..B"))
-    var frames: String?
-
-    @Option(parsing: .upToNextOption, help: ArgumentHelp("Render one frame at each of these times.", valueName: "seconds"))
-    var at: [Double] = []
-
     @Option(help: "Render an animator script (the format of `keyframe play`) frame by frame.")
     var script: String?
 
@@ -53,34 +32,10 @@ struct Render: ParsableCommand {
     @Option(help: ArgumentHelp("Also write every rendered frame, labelled, into one PNG.", valueName: "FILE"))
     var contactSheet: String?
 
-    @Option(help: "PNG settings: fast (previews) or compact (assets).")
-    var png: PNGPreset = .fast
-
-    @Option(help: "Frames rendered in parallel (default: all cores). Output is identical for any value.")
-    var jobs: Int?
-
-    @Option(help: ArgumentHelp("Folder holding the atlas images (default: the input's folder).", valueName: "DIR"))
-    var assets: String?
-
-    @OptionGroup var scaleFactor: ScaleFactorOption
+    @OptionGroup var options: RenderOptions
 
     @Flag(help: "Print nothing but errors.")
     var quiet = false
-
-    mutating func validate() throws {
-        if frames != nil && !at.isEmpty { throw ValidationError("--frames and --at cannot be used together") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be a positive number") }
-        if let size, Render.parseSize(size) == nil {
-            throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 512x512")
-        }
-        if let background, Render.parseColor(background) == nil {
-            throw ValidationError("--background \(background): expected #RRGGBB or #RRGGBBAA")
-        }
-        if let frames, Render.parseRange(frames) == nil {
-            throw ValidationError("--frames \(frames): expected A..B with 0 ≤ A ≤ B, or a single frame number")
-        }
-    }
 
     func run() throws {
         let inputURL = URL(fileURLWithPath: input)
@@ -90,8 +45,8 @@ struct Render: ParsableCommand {
         do {
             let detected = try Importer.detect(inputURL)
             isNormalized = detected.format == .keyframe
-            document = try Importer.importDocument(at: inputURL, options: ImportOptions(scaleFactor: scaleFactor.value))
-            assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? detected.folder
+            document = try Importer.importDocument(at: inputURL, options: ImportOptions(scaleFactor: options.scaleFactor.value))
+            assetsFolder = options.assets.map { URL(fileURLWithPath: $0) } ?? detected.folder
         } catch {
             throw fail("\(error)")
         }
@@ -104,7 +59,7 @@ struct Render: ParsableCommand {
         let scene: RenderScene
         do { scene = try RenderScene(document: document, assetsFolder: assetsFolder) } catch {
             var message = "\(error)"
-            if case .missingImage = error.kind, isNormalized, assets == nil {
+            if case .missingImage = error.kind, isNormalized, options.assets == nil {
                 message += " (a normalized JSON names its images relative to the export; pass --assets DIR)"
             }
             throw fail(message)
@@ -116,8 +71,7 @@ struct Render: ParsableCommand {
         var session = RenderSession(scene: scene)
         configure(&session)
         session.clips = clip.isEmpty ? nil : clip
-        if let frames, let range = Render.parseRange(frames) { session.selection = .range(range) }
-        if !at.isEmpty { session.selection = .times(at) }
+        session.selection = options.selection
 
         let bar = quiet ? nil : ProgressBar.forStandardError()
         let summaries: [RenderSession.Summary]
@@ -134,7 +88,7 @@ struct Render: ParsableCommand {
         bar?.finish()
         guard !quiet else { return }
         for summary in summaries {
-            let fitNote = summary.fit != fit ? " (the document has no stage size; framed its content)" : ""
+            let fitNote = summary.fit != options.fit ? " (the document has no stage size; framed its content)" : ""
             let files = summary.paths.isEmpty ? "" : ": \(Render.describe(summary.paths))"
             print("\(summary.name): \(summary.frames.count) frame(s), "
                   + "\(summary.framing.width)×\(summary.framing.height)\(fitNote)\(files)")
@@ -144,12 +98,7 @@ struct Render: ParsableCommand {
 
     /// The session settings shared by clip and script renders.
     func configure(_ session: inout RenderSession) {
-        session.fps = fps
-        session.fit = fit
-        session.size = size.flatMap(Render.parseSize)
-        session.background = background.flatMap(Render.parseColor) ?? .transparent
-        session.png = PNGEncodingOptions(preset: png)
-        session.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        options.configure(&session)
         session.outputFolder = URL(fileURLWithPath: output)
         session.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
     }
@@ -157,13 +106,13 @@ struct Render: ParsableCommand {
     /// Plays `scriptPath` on the virtual clock at the output rate and renders every tick: each animator with a clip
     /// target draws its clip at its clip time, in declaration order. INPUT's stage frames the picture.
     func renderScript(_ scriptPath: String, inputScene: RenderScene, inputPath: String) throws {
-        if frames != nil || !at.isEmpty || !clip.isEmpty {
+        if options.frames != nil || !options.at.isEmpty || !clip.isEmpty {
             throw fail("--script renders the script's own timeline; --clip, --frames and --at do not apply")
         }
         let url = URL(fileURLWithPath: scriptPath)
         let documents = Play.Documents(relativeTo: url.deletingLastPathComponent())
         let ticks: [ScriptTick]
-        let rate = fps ?? inputScene.document.frameRate.framesPerSecond
+        let rate = options.fps ?? inputScene.document.frameRate.framesPerSecond
         do {
             let bytes = Array(try Data(contentsOf: url))
             let parsed = try AnimatorScript(jsonBytes: bytes, file: url.lastPathComponent)
@@ -220,35 +169,5 @@ struct Render: ParsableCommand {
     static func describe(_ paths: [String]) -> String {
         guard let first = paths.first, let last = paths.last else { return "" }
         return paths.count == 1 ? first : "\(first) … \(URL(fileURLWithPath: last).lastPathComponent)"
-    }
-
-    /// `512x512` → (512, 512).
-    static func parseSize(_ text: String) -> (width: Int, height: Int)? {
-        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
-        return (w, h)
-    }
-
-    /// `#RRGGBB` or `#RRGGBBAA` (the `#` is optional).
-    static func parseColor(_ text: String) -> RGBAColor? {
-        var hex = Substring(text)
-        if hex.hasPrefix("#") { hex = hex.dropFirst() }
-        guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return nil }
-        var bytes: [UInt8] = []
-        var index = hex.startIndex
-        while index < hex.endIndex {
-            let next = hex.index(index, offsetBy: 2)
-            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
-            index = next
-        }
-        return RGBAColor(r: bytes[0], g: bytes[1], b: bytes[2], a: bytes.count == 4 ? bytes[3] : 255)
-    }
-
-    /// `3..10` → 3...10; `7` → 7...7.
-    static func parseRange(_ text: String) -> ClosedRange<Int>? {
-        if let single = Int(text), single >= 0 { return single...single }
-        let parts = text.components(separatedBy: "..")
-        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else { return nil }
-        return a...b
     }
 }

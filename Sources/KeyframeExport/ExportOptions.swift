@@ -1,0 +1,12 @@
+/// What an export writes, whatever its format. Format-specific settings live beside the shared ones.
+public struct ExportOptions: Sendable, Equatable {
+    /// Export only these clips, in this order (`nil`: every clip of the document).
+    public var clips: [String]?
+    /// Fail on any warning diagnostic (something that could not be exported exactly).
+    public var strict: Bool
+
+    public init(clips: [String]? = nil, strict: Bool = false) {
+        self.clips = clips
+        self.strict = strict
+    }
+}

@@ -1,0 +1,104 @@
+import ArgumentParser
+import Foundation
+import KeyframeEngine
+import KeyframePNG
+import KeyframeRaster
+import KeyframeRender
+
+extension Framing.Fit: ExpressibleByArgument {}
+extension PNGPreset: ExpressibleByArgument {}
+
+/// The options that decide which frames are drawn and how, shared by every command that renders
+/// (`render`, and the commands that must draw exactly what `render` draws).
+struct RenderOptions: ParsableArguments {
+    @Option(help: "Output frames per second (default: the document's frame rate).")
+    var fps: Double?
+
+    @Option(help: ArgumentHelp("Output size; the framed scene is scaled to fit and centred.", valueName: "WxH"))
+    var size: String?
+
+    @Option(help: "What to frame: the document's stage, or the clip's content over all its frames.")
+    var fit: Framing.Fit = .stage
+
+    @Option(help: ArgumentHelp("Background colour (default: transparent).", valueName: "#RRGGBB[AA]"))
+    var background: String?
+
+    @Option(help: ArgumentHelp("Render only output frames A to B (inclusive, from 0).", valueName: "A..B"))
+    var frames: String?
+
+    @Option(parsing: .upToNextOption, help: ArgumentHelp("Render one frame at each of these times.", valueName: "seconds"))
+    var at: [Double] = []
+
+    @Option(help: "PNG settings: fast (previews) or compact (assets).")
+    var png: PNGPreset = .fast
+
+    @Option(help: "Frames rendered in parallel (default: all cores). Output is identical for any value.")
+    var jobs: Int?
+
+    @Option(help: ArgumentHelp("Folder holding the atlas images (default: the input's folder).", valueName: "DIR"))
+    var assets: String?
+
+    @OptionGroup var scaleFactor: ScaleFactorOption
+
+    mutating func validate() throws {
+        if frames != nil && !at.isEmpty { throw ValidationError("--frames and --at cannot be used together") }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be a positive number") }
+        if let size, RenderOptions.parseSize(size) == nil {
+            throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 512x512")
+        }
+        if let background, RenderOptions.parseColor(background) == nil {
+            throw ValidationError("--background \(background): expected #RRGGBB or #RRGGBBAA")
+        }
+        if let frames, RenderOptions.parseRange(frames) == nil {
+            throw ValidationError("--frames \(frames): expected A..B with 0 ≤ A ≤ B, or a single frame number")
+        }
+    }
+
+    /// The frames asked for with `--frames` or `--at` (every frame without them).
+    var selection: FramePlan.Selection {
+        if let frames, let range = RenderOptions.parseRange(frames) { return .range(range) }
+        if !at.isEmpty { return .times(at) }
+        return .all
+    }
+
+    /// Applies the rate, framing, background, PNG preset and job count to `session` (outputs are the caller's).
+    func configure(_ session: inout RenderSession) {
+        session.fps = fps
+        session.fit = fit
+        session.size = size.flatMap(RenderOptions.parseSize)
+        session.background = background.flatMap(RenderOptions.parseColor) ?? .transparent
+        session.png = PNGEncodingOptions(preset: png)
+        session.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    }
+
+    /// `512x512` → (512, 512).
+    static func parseSize(_ text: String) -> (width: Int, height: Int)? {
+        let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
+        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        return (w, h)
+    }
+
+    /// `#RRGGBB` or `#RRGGBBAA` (the `#` is optional).
+    static func parseColor(_ text: String) -> RGBAColor? {
+        var hex = Substring(text)
+        if hex.hasPrefix("#") { hex = hex.dropFirst() }
+        guard hex.count == 6 || hex.count == 8, hex.allSatisfy(\.isHexDigit) else { return nil }
+        var bytes: [UInt8] = []
+        var index = hex.startIndex
+        while index < hex.endIndex {
+            let next = hex.index(index, offsetBy: 2)
+            bytes.append(UInt8(hex[index..<next], radix: 16) ?? 0)
+            index = next
+        }
+        return RGBAColor(r: bytes[0], g: bytes[1], b: bytes[2], a: bytes.count == 4 ? bytes[3] : 255)
+    }
+
+    /// `3..10` → 3...10; `7` → 7...7.
+    static func parseRange(_ text: String) -> ClosedRange<Int>? {
+        if let single = Int(text), single >= 0 { return single...single }
+        let parts = text.components(separatedBy: "..")
+        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else { return nil }
+        return a...b
+    }
+}
