@@ -14,6 +14,7 @@ let package = Package(
         .library(name: "KeyframeEngine", targets: ["KeyframeEngine"]),
         .library(name: "KeyframeRaster", targets: ["KeyframeRaster"]),
         .library(name: "KeyframePNG", targets: ["KeyframePNG"]),
+        .library(name: "KeyframeFiles", targets: ["KeyframeFiles"]),
         .library(name: "KeyframeRender", targets: ["KeyframeRender"]),
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
     ],
@@ -27,7 +28,8 @@ let package = Package(
         .target(name: "KeyframeImport", dependencies: ["KeyframeModel", "KeyframeJSON"]),
         .target(name: "KeyframeEngine", dependencies: ["KeyframeModel", "KeyframeJSON"]),
         .target(name: "KeyframeRaster"),
-        .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster"]),
+        .target(name: "KeyframeFiles"),
+        .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster", "KeyframeFiles"]),
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
         .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
@@ -35,7 +37,7 @@ let package = Package(
             name: "keyframe",
             dependencies: [
                 "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
-                "KeyframePNG", "KeyframeRender", "KeyframeExport",
+                "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 

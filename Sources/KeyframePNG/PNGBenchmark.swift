@@ -1,3 +1,4 @@
+import KeyframeFiles
 import KeyframeRaster
 
 /// Measures PNG encoding of rendered frames, alone and together with rasterizing (and optionally
@@ -91,11 +92,11 @@ public enum PNGBenchmark {
             if let directory = configuration.outputDirectory {
                 let path = "\(directory)/bench-\(i % 10).png"
                 let stored: Result<Void, PNGError> = png.withUnsafeBytes { raw in
-                    do throws(PNGError) {
+                    do throws(FileWriteError) {
                         try AtomicFile.store(raw, to: path)
                         return .success(())
                     } catch {
-                        return .failure(error)
+                        return .failure(PNGError(kind: .fileSystem, message: error.reason, path: path))
                     }
                 }
                 try stored.get()

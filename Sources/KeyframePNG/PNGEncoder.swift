@@ -1,4 +1,5 @@
 import CLibPNG
+import KeyframeFiles
 import KeyframeRaster
 
 /// Encodes bitmaps as 8-bit RGBA PNGs through libpng with explicit settings.
@@ -44,7 +45,7 @@ public struct PNGEncoder: Sendable {
         do {
             try AtomicFile.store(UnsafeRawBufferPointer(start: buffer.bytes, count: buffer.count), to: path)
         } catch {
-            throw error.at(path)
+            throw PNGError(kind: .fileSystem, message: error.reason, path: path)
         }
     }
 

@@ -37,7 +37,7 @@ struct Convert: ParsableCommand {
         let bytes = document.jsonBytes()
         if let output {
             do { try writeAtomically(bytes, to: output) } catch {
-                throw fail("cannot write \(output): \(error.localizedDescription)")
+                throw fail("\(error)")
             }
         } else {
             FileHandle.standardOutput.write(Data(bytes))

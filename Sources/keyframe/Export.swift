@@ -71,7 +71,7 @@ struct Export: ParsableCommand {
             for file in exported.companions + [exported.main] {
                 let path = file == exported.main ? mainPath : (folder as NSString).appendingPathComponent(file.relativePath)
                 do { try writeAtomically(file.bytes, to: path) } catch {
-                    throw fail("cannot write \(path): \(error.localizedDescription)")
+                    throw fail("\(error)")
                 }
             }
             print("\(exported.clip): \(mainPath)")

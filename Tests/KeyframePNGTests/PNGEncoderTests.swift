@@ -147,10 +147,17 @@ final class PNGEncoderTests: XCTestCase {
         try encoder.write(image, to: path)  // replaces the existing file
         XCTAssertEqual(try PNGDecoder().decode(contentsOf: path), image)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["frame-0001.png"])
-        XCTAssertThrowsError(try encoder.write(image, to: dir + "/missing/frame.png")) { error in
+        // A folder at the path is refused, not replaced.
+        try FileManager.default.createDirectory(atPath: dir + "/taken.png", withIntermediateDirectories: false)
+        XCTAssertThrowsError(try encoder.write(image, to: dir + "/taken.png")) { error in
             XCTAssertEqual((error as? PNGError)?.kind, .fileSystem)
-            XCTAssertEqual((error as? PNGError)?.path, dir + "/missing/frame.png")
+            XCTAssertEqual((error as? PNGError)?.path, dir + "/taken.png")
         }
+        var isFolder: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/taken.png", isDirectory: &isFolder) && isFolder.boolValue)
+        // Missing parent folders are created.
+        try encoder.write(image, to: dir + "/missing/frame.png")
+        XCTAssertEqual(try PNGDecoder().decode(contentsOf: dir + "/missing/frame.png"), image)
     }
 
     private func chunkTypes(_ png: [UInt8]) -> [String] {
