@@ -25,7 +25,7 @@ let package = Package(
         // MARK: - Public API
         .target(name: "KeyframeJSON"),
         .target(name: "KeyframeModel", dependencies: ["KeyframeJSON"]),
-        .target(name: "KeyframeImport", dependencies: ["KeyframeModel", "KeyframeJSON"]),
+        .target(name: "KeyframeImport", dependencies: ["KeyframeModel", "KeyframeJSON", "KeyframeFiles"]),
         .target(name: "KeyframeEngine", dependencies: ["KeyframeModel", "KeyframeJSON"]),
         .target(name: "KeyframeRaster"),
         .target(name: "KeyframeFiles"),

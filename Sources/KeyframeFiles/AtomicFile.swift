@@ -53,7 +53,7 @@ public enum AtomicFile {
             fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
             if fd >= 0 || errno != EEXIST { break }
         }
-        if fd < 0 { throw failure(path, "cannot create a temporary file beside it") }
+        if fd < 0 { throw failure(path, "cannot create files in \(directory(of: target))") }
         var offset = 0
         while offset < bytes.count {
             let written = Glibc_write(fd, bytes.baseAddress! + offset, bytes.count - offset)
@@ -85,6 +85,9 @@ public enum AtomicFile {
         var info = stat()
         if lstat(path, &info) != 0 {
             if errno == ENOENT { return path }
+            if errno == ENOTDIR, let file = fileAbove(path) {
+                throw FileWriteError(path: path, reason: "\(file) is a file, not a folder")
+            }
             throw failure(path, nil)
         }
         if isLink(info) {
@@ -108,11 +111,14 @@ public enum AtomicFile {
         return path
     }
 
-    private static func createFolders(_ folder: String, for path: String) throws(FileWriteError) {
+    static func createFolders(_ folder: String, for path: String) throws(FileWriteError) {
         var info = stat()
         if stat(folder, &info) == 0 {
-            guard isDirectory(info) else { throw FileWriteError(path: path, reason: "\(folder) is not a folder") }
+            guard isDirectory(info) else { throw FileWriteError(path: path, reason: "\(folder) is a file, not a folder") }
             return
+        }
+        if errno == ENOTDIR, let file = fileAbove(folder) {
+            throw FileWriteError(path: path, reason: "\(file) is a file, not a folder")
         }
         guard errno == ENOENT else { throw failure(path, nil) }
         let parent = directory(of: folder)
@@ -122,11 +128,23 @@ public enum AtomicFile {
         }
     }
 
-    private static func isLink(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFLNK }
-    private static func isRegular(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFREG }
-    private static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
+    /// The nearest folder of `path` (above it) that is not a folder, when a lookup failed with `ENOTDIR`.
+    static func fileAbove(_ path: String) -> String? {
+        var info = stat()
+        var above = directory(of: path)
+        while above != directory(of: above) || above == "." {
+            if stat(above, &info) == 0 && !isDirectory(info) { return above }
+            if above == "." { break }
+            above = directory(of: above)
+        }
+        return nil
+    }
 
-    private static func failure(_ path: String, _ what: String?) -> FileWriteError {
+    static func isLink(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFLNK }
+    static func isRegular(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFREG }
+    static func isDirectory(_ info: stat) -> Bool { (info.st_mode & S_IFMT) == S_IFDIR }
+
+    static func failure(_ path: String, _ what: String?) -> FileWriteError {
         let reason = String(cString: strerror(errno))
         return FileWriteError(path: path, reason: what.map { "\($0): \(reason)" } ?? reason)
     }

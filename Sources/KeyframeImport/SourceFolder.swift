@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframeJSON
 import KeyframeModel
 
@@ -29,16 +30,12 @@ final class SourceFolder {
         guard fileExists(relative) else {
             throw ImportError(.missingFile(path: fileURL.path, reason: "file not found"))
         }
-        let data: Data
-        do { data = try Data(contentsOf: fileURL) } catch {
-            throw ImportError(.missingFile(path: fileURL.path, reason: "cannot be read: \(error.localizedDescription)"))
-        }
-        guard data.count <= SourceFolder.maximumFileSize else {
-            throw ImportError(.limitExceeded(file: relative, path: "$",
-                                             message: "file is \(data.count) bytes, larger than the 512 MiB limit"))
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(fileURL.path, limit: SourceFolder.maximumFileSize) } catch {
+            throw ImportError(.missingFile(path: fileURL.path, reason: "cannot be read: \(error.reason)"))
         }
         filesRead.insert(relative)
-        return [UInt8](data)
+        return bytes
     }
 
     /// `relative` parsed as JSON, positioned at its root.

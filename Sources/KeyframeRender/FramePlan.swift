@@ -85,7 +85,12 @@ public struct FramePlan: Sendable, Equatable {
                 guard seconds.isFinite, seconds >= 0 else {
                     throw RenderError(.invalidSetting("--at \(seconds): times must be zero or positive seconds"))
                 }
-                let number = Int((seconds * fps + 1e-9).rounded(.down))
+                let number = Int(saturatingRounded: (seconds * fps + 1e-9).rounded(.down))
+                guard number < count else {
+                    throw RenderError(.invalidSetting(
+                        "--at \(formatRate(seconds)) is after the end of clip \"\(clip.name)\", which lasts "
+                            + "\(formatRate(Double(count) / fps)) s (frames 0..\(count - 1) at \(formatRate(fps)) fps)"))
+                }
                 if let other = seen[number] {
                     throw RenderError(.invalidSetting(
                         "--at \(other) and \(seconds) both fall on frame \(number) at \(formatRate(fps)) fps"))

@@ -8,7 +8,7 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         case missingImage(id: String, path: String)
         /// An atlas image could not be decoded (corrupt, not a PNG, too large).
         case unreadableImage(id: String, path: String, reason: String)
-        /// A frame could not be encoded or written.
+        /// An output (a frame, the contact sheet, the output folder) could not be encoded or written.
         case output(path: String, reason: String)
         /// The document has no clip of this name.
         case unknownClip(name: String, available: [String])
@@ -31,7 +31,7 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         case .unreadableImage(let id, let path, let reason):
             return "\(path): atlas image \"\(id)\" cannot be read: \(reason)"
         case .output(let path, let reason):
-            return "\(path): cannot write frame: \(reason)"
+            return "cannot write \(path): \(reason)"
         case .unknownClip(let name, let available):
             let names = available.map { "\"\($0)\"" }.joined(separator: ", ")
             return "no clip named \"\(name)\" (clips: \(names.isEmpty ? "none" : names))"

@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
@@ -24,6 +25,11 @@ public struct RenderSession: Sendable {
         public var fit: Framing.Fit
         /// The files written, in frame order.
         public var paths: [String]
+        /// Frame files of this clip in the output folder from earlier runs, numbered beyond this run's frames
+        /// (e.g. left by a render at a higher rate); empty with ``RenderSession/clean``.
+        public var staleFiles: [String] = []
+        /// Frame files of this clip from earlier runs that ``RenderSession/clean`` removed.
+        public var removedFiles: [String] = []
     }
 
     /// The document to render.
@@ -51,6 +57,9 @@ public struct RenderSession: Sendable {
     public var contactSheet: URL?
     /// The longest side of a contact-sheet cell.
     public var thumbnailSide = 160
+    /// Removes this clip's frame files from earlier runs (`<clip>-NNNN.png` in the output folder, regular files
+    /// only) once every frame of this run is written; nothing else in the folder is touched.
+    public var clean = false
 
     public init(scene: RenderScene) {
         self.scene = scene
@@ -62,6 +71,18 @@ public struct RenderSession: Sendable {
     public func run(progress: (@Sendable (_ clip: String, _ done: Int, _ total: Int) -> Void)? = nil)
         throws(RenderError) -> [Summary]
     {
+        try run(reporting: RenderSession.perClip(progress))
+    }
+
+    /// Renders, reporting progress over the whole run (``Progress``: the clip being drawn and the overall count).
+    ///
+    /// Everything that can fail is checked before the first frame is drawn: clip names, the frame selection, the
+    /// framing of every clip, the size of the whole output (``maximumTotalFrames``, ``maximumOutputBytes``), file
+    /// names shared by two clips, and every output location (the frames folder, existing frame files, the contact
+    /// sheet). Frame files older than this run are then removed (``clean``) or reported (``Summary/staleFiles``).
+    ///
+    /// - Throws: ``RenderError`` for an unknown clip, a bad setting, or a file that cannot be written.
+    public func run(reporting progress: (@Sendable (Progress) -> Void)?) throws(RenderError) -> [Summary] {
         let document = scene.document
         let chosen: [Clip]
         if let clips {
@@ -70,79 +91,253 @@ public struct RenderSession: Sendable {
                 guard let clip = document.clip(named: name) else {
                     throw RenderError(.unknownClip(name: name, available: document.clips.map(\.name)))
                 }
-                list.append(clip)
+                if !list.contains(where: { $0.name == clip.name }) { list.append(clip) }
             }
             chosen = list
         } else {
             chosen = document.clips
         }
         guard !chosen.isEmpty else { throw RenderError(.invalidSetting("the document has no clips to render")) }
-        try prepareOutputFolder()
         let rate = fps ?? document.frameRate.framesPerSecond
+        let counts = chosen.map { FramePlan.frameCount(of: $0, documentRate: document.frameRate, fps: rate) }
+        var firstSelectionError: RenderError? = nil
+        var sequences: [Sequence] = []
+        for (clip, count) in zip(chosen, counts) {
+            var clipSelection = selection
+            if chosen.count > 1 {
+                // Several clips of different lengths: each renders the part of the selection it has.
+                switch selection {
+                case .all: break
+                case .range(let range):
+                    guard range.lowerBound < count else {
+                        if firstSelectionError == nil {
+                            firstSelectionError = RenderError(.invalidSetting(
+                                "--frames \(range.lowerBound)..\(range.upperBound) is outside every clip; the longest has "
+                                    + "frames 0..\(counts.max()! - 1) at \(formatRate(rate)) fps"))
+                        }
+                        continue
+                    }
+                    clipSelection = .range(range.lowerBound...min(range.upperBound, count - 1))
+                case .times(let times):
+                    let inside = times.filter { ($0 * rate + 1e-9).rounded(.down) < Double(count) }
+                    guard !inside.isEmpty else {
+                        if firstSelectionError == nil {
+                            let longest = counts.max()!
+                            firstSelectionError = RenderError(.invalidSetting(
+                                "--at \(times.map { formatRate($0) }.joined(separator: " ")) is after the end of every "
+                                    + "clip; the longest lasts \(formatRate(Double(longest) / rate)) s "
+                                    + "(frames 0..\(longest - 1) at \(formatRate(rate)) fps)"))
+                        }
+                        continue
+                    }
+                    clipSelection = .times(inside)
+                }
+            }
+            let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
+                                            selection: clipSelection)
+            sequences.append(Sequence(name: clip.name, plans: plans, frameCount: count, clip: clip,
+                                      labelPrefix: chosen.count > 1 ? clip.name : nil))
+        }
+        if sequences.isEmpty, let firstSelectionError { throw firstSelectionError }
+        return try render(sequences, scenes: [scene], rate: rate, progress: progress)
+    }
+
+    /// Renders frames planned elsewhere — e.g. from an animator script (``FramePlan/plans(for:scenes:documents:)``)
+    /// — over several scenes; the first scene's stage frames the picture when ``fit`` is `.stage`. Frames are
+    /// named `<name>-NNNN.png`. The same checks as ``run(reporting:)`` are made before the first frame.
+    public func run(name: String, plans: [FramePlan], scenes: [RenderScene],
+                    progress: (@Sendable (_ name: String, _ done: Int, _ total: Int) -> Void)? = nil)
+        throws(RenderError) -> Summary
+    {
+        try run(name: name, plans: plans, scenes: scenes, reporting: RenderSession.perClip(progress))
+    }
+
+    /// ``run(name:plans:scenes:progress:)`` reporting ``Progress``.
+    public func run(name: String, plans: [FramePlan], scenes: [RenderScene],
+                    reporting progress: (@Sendable (Progress) -> Void)?) throws(RenderError) -> Summary
+    {
+        guard !plans.isEmpty else { throw RenderError(.invalidSetting("nothing to render: the script has no ticks")) }
+        let sequence = Sequence(name: name, plans: plans, frameCount: plans.count, clip: nil, labelPrefix: nil)
+        return try render([sequence], scenes: scenes, rate: fps ?? scene.document.frameRate.framesPerSecond,
+                          progress: progress)[0]
+    }
+
+    /// A ``Progress`` reporter calling `callback` with (clip name, frames done, frames in that clip).
+    private static func perClip(_ callback: (@Sendable (String, Int, Int) -> Void)?) -> (@Sendable (Progress) -> Void)? {
+        guard let callback else { return nil }
+        return { progress in callback(progress.name, progress.clipDone, progress.clipTotal) }
+    }
+
+    /// Progress over a whole run.
+    public struct Progress: Sendable {
+        /// The clip (or script) being drawn.
+        public var name: String
+        /// Frames of that clip finished, and its frame count in this run.
+        public var clipDone: Int, clipTotal: Int
+        /// Frames of the whole run finished, and the run's frame count.
+        public var done: Int, total: Int
+    }
+
+    /// The most frames one run writes (over all its clips).
+    public static let maximumTotalFrames = 100_000
+    /// The most pixel data (4 bytes a pixel, before PNG compression) one run writes: 64 GiB.
+    public static let maximumOutputBytes = 64 << 30
+
+    /// One clip's (or script's) frames, planned.
+    private struct Sequence {
+        var name: String
+        var plans: [FramePlan]
+        /// Frames of a whole pass at the output rate (frame files numbered from here on are from other runs).
+        var frameCount: Int
+        /// The clip, when the sequence is one (content framing looks at all of its frames).
+        var clip: Clip?
+        var labelPrefix: String?
+    }
+
+    /// Checks everything, then renders `sequences`, writes the contact sheet and cleans or reports stale frames.
+    private func render(_ sequences: [Sequence], scenes: [RenderScene], rate: Double,
+                        progress: (@Sendable (Progress) -> Void)?) throws(RenderError) -> [Summary]
+    {
+        // 1. Frame counts and file names.
+        let totalFrames = sequences.reduce(0) { $0 + $1.plans.count }
+        guard totalFrames <= RenderSession.maximumTotalFrames else {
+            throw RenderError(.invalidSetting(
+                "this render would write \(totalFrames) frames, more than the \(RenderSession.maximumTotalFrames) "
+                    + "Keyframe writes in one run; choose fewer with --clip, --frames, --at or a lower --fps"))
+        }
+        try checkNameCollisions(sequences)
+        // 2. Framing of every sequence, before anything is drawn (a scene too large fails here).
+        var framings: [(framing: Framing, fit: Framing.Fit)] = []
+        var outputBytes = 0.0
+        for sequence in sequences {
+            let framed = try Framing.make(plans: framingPlans(sequence, rate: rate), scenes: scenes, fit: fit, size: size)
+            framings.append(framed)
+            outputBytes += Double(sequence.plans.count) * Double(framed.framing.width) * Double(framed.framing.height) * 4
+        }
+        guard outputBytes <= Double(RenderSession.maximumOutputBytes) else {
+            throw RenderError(.invalidSetting(
+                "this render would write \(totalFrames) frames holding \(RenderSession.gibibytes(outputBytes)) of "
+                    + "pixels, more than the \(RenderSession.gibibytes(Double(RenderSession.maximumOutputBytes))) "
+                    + "Keyframe writes in one run; choose fewer frames (--frames, --at, a lower --fps) or a smaller --size"))
+        }
+        // 3. Every output location.
+        try checkOutputs(sequences)
+        let side = try thumbnailSide(for: contactSheet == nil ? [] : sequences.flatMap { sequence in
+            sequence.plans.map { ContactSheet.label(frame: $0.number, seconds: $0.seconds, prefix: sequence.labelPrefix) }
+        })
+        // 4. Draw.
+        let counter = RunCounter(total: totalFrames)
         var summaries: [Summary] = []
         var cells: [ContactSheet.Cell] = []
-        var firstRangeError: RenderError? = nil
-        var sequences: [(clip: Clip, plans: [FramePlan])] = []
-        for clip in chosen {
-            var clipSelection = selection
-            if case .range(let range) = selection, chosen.count > 1 {
-                // Several clips of different lengths: each renders the part of the range it has.
-                let count = FramePlan.frameCount(of: clip, documentRate: document.frameRate, fps: rate)
-                guard range.lowerBound < count else {
-                    if firstRangeError == nil {
-                        firstRangeError = RenderError(.invalidSetting(
-                            "--frames \(range.lowerBound)..\(range.upperBound) is outside every clip; the longest has "
-                                + "frames 0..\(chosen.map { FramePlan.frameCount(of: $0, documentRate: document.frameRate, fps: rate) }.max()! - 1)"))
-                    }
-                    continue
+        for (sequence, framed) in zip(sequences, framings) {
+            var sequenceProgress: (@Sendable (Int, Int) -> Void)? = nil
+            if let progress {
+                let name = sequence.name
+                sequenceProgress = { done, clipTotal in
+                    progress(Progress(name: name, clipDone: done, clipTotal: clipTotal,
+                                      done: counter.advance(), total: totalFrames))
                 }
-                clipSelection = .range(range.lowerBound...min(range.upperBound, count - 1))
             }
-            sequences.append((clip, try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
-                                                        selection: clipSelection)))
-        }
-        if sequences.isEmpty, let firstRangeError { throw firstRangeError }
-        let labelPrefix: (Clip) -> String? = { chosen.count > 1 ? $0.name : nil }
-        let side = try thumbnailSide(for: contactSheet == nil ? [] : sequences.flatMap { sequence in
-            sequence.plans.map { ContactSheet.label(frame: $0.number, seconds: $0.seconds, prefix: labelPrefix(sequence.clip)) }
-        })
-        for (clip, plans) in sequences {
-            let (summary, clipCells) = try renderSequence(
-                name: clip.name, plans: plans, scenes: [scene], labelPrefix: labelPrefix(clip),
-                thumbnailSide: side, progress: progress)
+            let (summary, clipCells) = try renderSequence(sequence, framing: framed.framing, fit: framed.fit,
+                                                          scenes: scenes, thumbnailSide: side, progress: sequenceProgress)
             summaries.append(summary)
             cells += clipCells
         }
         if let contactSheet {
             try RenderSession.writeContactSheet(cells, to: contactSheet)
         }
+        // 5. Frames from earlier runs.
+        if let outputFolder {
+            for index in summaries.indices {
+                let written = Set(summaries[index].paths)
+                let older = RenderSession.frameFiles(stem: RenderSession.fileStem(summaries[index].name),
+                                                     in: outputFolder.path)
+                    .filter { !written.contains(outputFolder.appendingPathComponent($0.name).path) }
+                if clean {
+                    for file in older {
+                        let path = outputFolder.appendingPathComponent(file.name).path
+                        if RenderSession.removeRegularFile(path) { summaries[index].removedFiles.append(path) }
+                    }
+                } else {
+                    summaries[index].staleFiles = older.filter { $0.number >= sequences[index].frameCount }
+                        .map { outputFolder.appendingPathComponent($0.name).path }
+                }
+            }
+        }
         return summaries
     }
 
-    /// Renders frames planned elsewhere — e.g. from an animator script (``FramePlan/plans(for:scenes:documents:)``)
-    /// — over several scenes; the first scene's stage frames the picture when ``fit`` is `.stage`. Frames are
-    /// named `<name>-NNNN.png`.
-    public func run(name: String, plans: [FramePlan], scenes: [RenderScene],
-                    progress: (@Sendable (_ name: String, _ done: Int, _ total: Int) -> Void)? = nil)
-        throws(RenderError) -> Summary
-    {
-        guard !plans.isEmpty else { throw RenderError(.invalidSetting("nothing to render: the script has no ticks")) }
-        try prepareOutputFolder()
-        let side = try thumbnailSide(for: contactSheet == nil ? [] : plans.map {
-            ContactSheet.label(frame: $0.number, seconds: $0.seconds)
-        })
-        let (summary, cells) = try renderSequence(name: name, plans: plans, scenes: scenes, labelPrefix: nil,
-                                                  thumbnailSide: side, progress: progress)
-        if let contactSheet { try RenderSession.writeContactSheet(cells, to: contactSheet) }
-        return summary
+    /// The plans content framing looks at: every frame of the clip at the output rate (so that any subset of
+    /// frames is framed exactly as the full render frames it), plus the selected plans themselves (an `--at` time
+    /// between two frames is never cut off). A clip too long to render whole is sampled at
+    /// ``FramePlan/maximumFrames`` evenly spaced frames.
+    private func framingPlans(_ sequence: Sequence, rate: Double) -> [FramePlan] {
+        guard let clip = sequence.clip else { return sequence.plans }
+        if fit == .stage, let stage = scene.document.stage, stage.width > 0, stage.height > 0 { return sequence.plans }
+        let documentRate = scene.document.frameRate
+        var plans: [FramePlan]
+        if sequence.frameCount <= FramePlan.maximumFrames {
+            plans = (try? FramePlan.plans(for: clip, documentRate: documentRate, fps: rate, selection: .all)) ?? []
+        } else {
+            let step = Double(sequence.frameCount) / Double(FramePlan.maximumFrames)
+            plans = (0..<FramePlan.maximumFrames).map { index in
+                let seconds = (Double(index) * step).rounded(.down) / rate
+                return FramePlan(number: index, seconds: seconds, layers: [
+                    FramePlan.Layer(scene: 0, clip: clip, time: Frames(seconds * documentRate.framesPerSecond))])
+            }
+        }
+        let full = Set(plans.map(\.seconds))
+        plans += sequence.plans.filter { !full.contains($0.seconds) }
+        return plans
     }
 
-    private func prepareOutputFolder() throws(RenderError) {
+    /// Refuses two sequences whose frames would be written under the same names (`walk/left` and `walk_left`
+    /// both give `walk_left-NNNN.png`). Names differing only in case are refused too: they are the same file on
+    /// macOS and Windows file systems.
+    private func checkNameCollisions(_ sequences: [Sequence]) throws(RenderError) {
+        guard outputFolder != nil else { return }
+        var seen: [String: String] = [:]
+        for sequence in sequences {
+            let stem = RenderSession.fileStem(sequence.name)
+            if let other = seen[stem.lowercased()] {
+                throw RenderError(.invalidSetting(
+                    "clips \"\(other)\" and \"\(sequence.name)\" would both be written as \(stem)-NNNN.png (file names "
+                        + "keep letters, digits, '.', '-' and '_', and ignore case); render them into different "
+                        + "folders (--clip NAME -o DIR)"))
+            }
+            seen[stem.lowercased()] = sequence.name
+        }
+    }
+
+    /// Checks every place this run writes, before the first frame: the frames folder (created), each frame file
+    /// that already exists (it must be a regular file, or a link to one, to be replaced), and the contact sheet
+    /// (not one of the frames, and writable).
+    private func checkOutputs(_ sequences: [Sequence]) throws(RenderError) {
+        var framePaths = Set<String>()
         if let outputFolder {
-            do {
-                try FileManager.default.createDirectory(at: outputFolder, withIntermediateDirectories: true)
-            } catch {
-                throw RenderError(.output(path: outputFolder.path, reason: "\(error.localizedDescription)"))
+            do { try AtomicFile.prepareFolder(outputFolder.path) } catch {
+                throw RenderError(.output(path: error.path, reason: error.reason))
+            }
+            for sequence in sequences {
+                let stem = RenderSession.fileStem(sequence.name)
+                for plan in sequence.plans {
+                    let path = outputFolder.appendingPathComponent(
+                        RenderSession.frameFileName(stem: stem, number: plan.number)).path
+                    framePaths.insert(URL(fileURLWithPath: path).standardizedFileURL.path)
+                    do { try AtomicFile.checkReplaceable(path) } catch {
+                        throw RenderError(.output(path: error.path, reason: error.reason))
+                    }
+                }
+            }
+        }
+        if let contactSheet {
+            if framePaths.contains(contactSheet.standardizedFileURL.path) {
+                throw RenderError(.invalidSetting(
+                    "--contact-sheet \(contactSheet.path) is also the name of a frame this render writes; "
+                        + "choose another name"))
+            }
+            do { try AtomicFile.checkWritable(contactSheet.path) } catch {
+                throw RenderError(.output(path: error.path, reason: error.reason))
             }
         }
     }
@@ -165,33 +360,28 @@ public struct RenderSession: Sendable {
         return side
     }
 
-    /// Frames, renders and writes one sequence; returns its summary and contact-sheet cells.
-    private func renderSequence(name: String, plans: [FramePlan], scenes: [RenderScene], labelPrefix: String?,
-                                thumbnailSide: Int?, progress: (@Sendable (String, Int, Int) -> Void)?)
+    /// Renders and writes one sequence with its framing; returns its summary and contact-sheet cells.
+    private func renderSequence(_ sequence: Sequence, framing: Framing, fit usedFit: Framing.Fit, scenes: [RenderScene],
+                                thumbnailSide: Int?, progress: (@Sendable (Int, Int) -> Void)?)
         throws(RenderError) -> (Summary, [ContactSheet.Cell])
     {
-        let (framing, usedFit) = try Framing.make(plans: plans, scenes: scenes, fit: fit, size: size)
         let batch = BatchRenderer(scenes: scenes, framing: framing, background: background, png: png,
                                   jobs: jobs, thumbnailSide: thumbnailSide)
-        let stem = RenderSession.fileStem(name)
-        var sequenceProgress: (@Sendable (Int, Int) -> Void)? = nil
-        if let progress {
-            sequenceProgress = { done, total in progress(name, done, total) }
-        }
+        let stem = RenderSession.fileStem(sequence.name)
         let fileName: @Sendable (FramePlan) -> String = { plan in
             RenderSession.frameFileName(stem: stem, number: plan.number)
         }
-        let results = try batch.run(plans, into: outputFolder, fileName: fileName, progress: sequenceProgress)
+        let results = try batch.run(sequence.plans, into: outputFolder, fileName: fileName, progress: progress)
         var cells: [ContactSheet.Cell] = []
         for result in results {
             if let thumbnail = result.thumbnail {
                 cells.append(ContactSheet.Cell(
                     picture: thumbnail,
                     label: ContactSheet.label(frame: result.plan.number, seconds: result.plan.seconds,
-                                              prefix: labelPrefix)))
+                                              prefix: sequence.labelPrefix)))
             }
         }
-        let summary = Summary(name: name, frames: plans, framing: framing, fit: usedFit,
+        let summary = Summary(name: sequence.name, frames: sequence.plans, framing: framing, fit: usedFit,
                               paths: results.compactMap { (result: BatchRenderer.Result) in result.path })
         return (summary, cells)
     }
@@ -200,12 +390,6 @@ public struct RenderSession: Sendable {
     public static func writeContactSheet(_ cells: [ContactSheet.Cell], to url: URL) throws(RenderError) {
         let sheet = ContactSheet.compose(cells)
         var encoder = PNGEncoder(options: .compact)
-        do {
-            try FileManager.default.createDirectory(at: url.deletingLastPathComponent(),
-                                                    withIntermediateDirectories: true)
-        } catch {
-            throw RenderError(.output(path: url.path, reason: "\(error.localizedDescription)"))
-        }
         do { try encoder.write(sheet, to: url.path) } catch {
             throw RenderError(.output(path: url.path, reason: error.message))
         }
@@ -225,5 +409,52 @@ public struct RenderSession: Sendable {
         }
         let stem = String(safe)
         return stem.isEmpty || stem.hasPrefix(".") ? "clip" + stem : stem
+    }
+}
+
+extension RenderSession {
+    /// The frame files of `stem` in `folder`: names `<stem>-<at least four digits>.png`, sorted by number.
+    static func frameFiles(stem: String, in folder: String) -> [(name: String, number: Int)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []
+        let prefix = stem + "-"
+        var found: [(name: String, number: Int)] = []
+        for name in names where name.hasPrefix(prefix) && name.hasSuffix(".png") {
+            let digits = name.dropFirst(prefix.count).dropLast(4)
+            guard digits.count >= 4, digits.allSatisfy({ $0.isASCII && $0.isNumber }), let number = Int(digits) else {
+                continue
+            }
+            found.append((name, number))
+        }
+        return found.sorted { $0.number < $1.number }
+    }
+
+    /// Removes `path` when it is a regular file (never a folder, link or special file); returns whether it did.
+    static func removeRegularFile(_ path: String) -> Bool {
+        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+            attributes[.type] as? FileAttributeType == .typeRegular
+        else { return false }
+        return (try? FileManager.default.removeItem(atPath: path)) != nil
+    }
+
+    /// `1.5 GiB`.
+    static func gibibytes(_ bytes: Double) -> String {
+        let value = bytes / Double(1 << 30)
+        return value >= 10 ? "\(Int(value.rounded())) GiB" : "\((value * 10).rounded() / 10) GiB"
+    }
+}
+
+/// Counts finished frames over a whole run, across clips.
+private final class RunCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var done = 0
+    let total: Int
+
+    init(total: Int) { self.total = total }
+
+    func advance() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        done += 1
+        return done
     }
 }

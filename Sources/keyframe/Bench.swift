@@ -23,12 +23,11 @@ struct BenchConvert: ParsableCommand {
 
     func run() throws {
         let folders = try benchFolders(inputs)
-        do {
-            let results = try ConversionBenchmark.run(folders: folders, repetitions: repetitions)
-            print(ConversionBenchmark.report(results), terminator: "")
-        } catch {
+        let results: [ConversionBenchmark.Result]
+        do { results = try ConversionBenchmark.run(folders: folders, repetitions: repetitions) } catch {
             throw fail("\(error)")
         }
+        try Output.out(ConversionBenchmark.report(results))
     }
 }
 

@@ -40,7 +40,7 @@ struct BenchEngine: ParsableCommand {
             best.plainInterpolationTick = min(best.plainInterpolationTick, next.plainInterpolationTick)
             best.checksum += next.checksum
         }
-        print(best.description)
-        if repetitions > 1 { print("  (fastest of \(repetitions) runs per workload)") }
+        try Output.out(best.description + "\n")
+        if repetitions > 1 { try Output.out("  (fastest of \(repetitions) runs per workload)\n") }
     }
 }

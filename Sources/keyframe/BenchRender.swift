@@ -68,17 +68,16 @@ struct BenchRender: ParsableCommand {
             configuration.repetitions = repetitions
             configuration.jobs = jobs
             configuration.png = PNGEncodingOptions(preset: png)
-            do {
-                let results = try RenderBenchmark.run(scenes, configuration: configuration)
-                print("render \(side)×\(side), content \(mode == .fit ? "scaled to fit" : "at authored scale"), \(png.rawValue) PNG, best of \(repetitions) "
-                      + "(ms per frame; e2e = sample + raster + encode + write, one worker):")
-                print(RenderBenchmark.report(results, jobs: jobs))
-            } catch {
+            let results: [RenderBenchmark.Result]
+            do { results = try RenderBenchmark.run(scenes, configuration: configuration) } catch {
                 throw fail("\(error)")
             }
+            try Output.out("render \(side)×\(side), content \(mode == .fit ? "scaled to fit" : "at authored scale"), \(png.rawValue) PNG, best of \(repetitions) "
+                      + "(ms per frame; e2e = sample + raster + encode + write, one worker):\n")
+            try Output.out(RenderBenchmark.report(results, jobs: jobs) + "\n")
           }
         }
         let raster = RasterBenchmark.run(RasterBenchmark.Configuration(frames: 20))
-        print(raster)
+        try Output.out("\(raster)\n")
     }
 }

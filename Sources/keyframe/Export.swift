@@ -15,13 +15,14 @@ struct Export: ParsableCommand {
             -o is a folder and each clip is written as <clip>.json in it.
             """)
 
-    @Argument(help: "The export or normalized JSON to export.")
+    @Argument(help: "The export or normalized JSON to export.", completion: .file())
     var input: String
 
     @Option(help: "The format to write.")
     var to: ExportFormat
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("The file (one clip) or folder (several clips) to write.", valueName: "PATH"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("The file (one clip) or folder (several clips) to write.", valueName: "PATH"),
+            completion: .file())
     var output: String
 
     @Option(help: "Export only this clip (repeat for several; default: every clip).")
@@ -30,7 +31,8 @@ struct Export: ParsableCommand {
     @Flag(help: "Fail when the conversion or the export reports any warning diagnostic.")
     var strict = false
 
-    @Option(help: ArgumentHelp("Folder holding the atlas images (default: the input's folder).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Folder holding the atlas images (default: the input's folder).", valueName: "DIR"),
+            completion: .directory)
     var assets: String?
 
     @OptionGroup var scaleFactor: ScaleFactorOption
@@ -39,20 +41,10 @@ struct Export: ParsableCommand {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
         }
-        let inputURL = URL(fileURLWithPath: input)
-        let document: Document
-        let assetsFolder: URL
-        do {
-            let detected = try Importer.detect(inputURL)
-            document = try Importer.importDocument(
-                at: inputURL, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value))
-            assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? detected.folder
-        } catch {
-            throw fail("\(error)")
-        }
-        for diagnostic in document.diagnostics where diagnostic.severity == .warning {
-            FileHandle.standardError.write(Data("keyframe: \(diagnostic)\n".utf8))
-        }
+        let loaded = try InputDocument.load(input, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value))
+        let document = loaded.document
+        let assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
+        try loaded.printWarnings()
         let result: ExportResult
         do {
             result = try exporter.export(document, assetsFolder: assetsFolder,
@@ -61,7 +53,7 @@ struct Export: ParsableCommand {
             throw fail("\(input): \(error)")
         }
         for diagnostic in result.diagnostics where diagnostic.severity == .warning {
-            FileHandle.standardError.write(Data("keyframe: \(diagnostic)\n".utf8))
+            try Output.warn("\(diagnostic)")
         }
         // One clip: -o is the main file. Several: -o is a folder holding each clip's files.
         let single = result.clips.count == 1 && !output.hasSuffix("/")
@@ -74,7 +66,7 @@ struct Export: ParsableCommand {
                     throw fail("\(error)")
                 }
             }
-            print("\(exported.clip): \(mainPath)")
+            try Output.out("\(exported.clip): \(mainPath)\n")
         }
     }
 }

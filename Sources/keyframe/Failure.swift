@@ -4,8 +4,14 @@ import KeyframeFiles
 
 /// Reports an input error on standard error and exits with code 1 (usage errors exit with 2 via ArgumentParser).
 func fail(_ message: String) -> ExitCode {
-    FileHandle.standardError.write(Data("keyframe: error: \(message)\n".utf8))
+    Output.write(Array("keyframe: error: \(message)\n".utf8), to: STDERR_FILENO)
     return ExitCode(1)
+}
+
+/// Reports a usage error (a bad option value or combination) on standard error and exits with code 2.
+func usageFailure(_ message: String) -> ExitCode {
+    Output.write(Array("keyframe: error: \(message)\n".utf8), to: STDERR_FILENO)
+    return ExitCode(2)
 }
 
 /// Writes `bytes` to `path` atomically (``AtomicFile``): a temporary file in the same folder, then a rename, so a

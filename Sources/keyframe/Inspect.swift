@@ -9,7 +9,7 @@ struct Inspect: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Print format, version, frame rate, size, clips, node/track/sprite counts and diagnostics.")
 
-    @Argument(help: "The export to inspect.")
+    @Argument(help: "The export to inspect.", completion: .file())
     var input: String
 
     @Flag(help: "Print the summary as JSON.")
@@ -18,19 +18,9 @@ struct Inspect: ParsableCommand {
     @OptionGroup var scaleFactor: ScaleFactorOption
 
     func run() throws {
-        let document: Document
-        do {
-            document = try Importer.importDocument(at: URL(fileURLWithPath: input),
-                                                   options: ImportOptions(scaleFactor: scaleFactor.value))
-        } catch {
-            throw fail("\(error)")
-        }
+        let document = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value)).document
         let summary = Summary(document)
-        if json {
-            FileHandle.standardOutput.write(Data(JSONWriter.write(summary.json)))
-        } else {
-            print(summary.text, terminator: "")
-        }
+        try Output.out(json ? JSONWriter.write(summary.json) : Array(summary.text.utf8))
     }
 }
 

@@ -9,23 +9,32 @@ struct Keyframe: ParsableCommand {
         abstract: "Convert Adobe Animate, DragonBones and Flump exports into one normalized keyframe model.",
         discussion: """
             Exit codes: 0 success, 1 input error (unreadable or invalid input, --strict diagnostics), \
-            2 usage error (unknown subcommand or option, bad value).
+            2 usage error (unknown subcommand or option, bad value). Every error is printed as `keyframe: error: …`.
             """,
         version: "0.1.0",
         subcommands: [Convert.self, Inspect.self, Play.self, Render.self, Export.self, Bench.self])
 
-    /// Runs the command, mapping ArgumentParser's usage-error code (64) to the documented 2.
+    /// Runs the command. Usage errors exit with 2 (not ArgumentParser's 64) and, like every other error, are
+    /// printed as `keyframe: error: …`; help and version text go through the checked ``Output``.
     static func main() {
+        let arguments = CommandArguments.attachingNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
         do {
-            var command = try parseAsRoot()
+            var command = try parseAsRoot(arguments)
             try command.run()
+        } catch let code as ExitCode {
+            // The command has already said why (fail(_:), Output).
+            Foundation.exit(code.rawValue)
         } catch {
             let code = exitCode(for: error)
-            if code == .validationFailure {
-                FileHandle.standardError.write(Data((fullMessage(for: error) + "\n").utf8))
-                Foundation.exit(2)
+            let message = fullMessage(for: error)
+            if code == .success {
+                do { if !message.isEmpty { try Output.out(message + "\n") } } catch { Foundation.exit(1) }
+                Foundation.exit(0)
             }
-            exit(withError: error)
+            var text = message
+            if text.hasPrefix("Error: ") { text.removeFirst("Error: ".count) }
+            Output.write(Array("keyframe: error: \(text)\n".utf8), to: STDERR_FILENO)
+            Foundation.exit(code == .validationFailure ? 2 : 1)
         }
     }
 }

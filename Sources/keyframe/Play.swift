@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeyframeEngine
+import KeyframeFiles
 import KeyframeImport
 import KeyframeJSON
 import KeyframeModel
@@ -18,7 +19,7 @@ struct Play: ParsableCommand {
             animator is running (at most 60 s after the last step).
             """)
 
-    @Argument(help: "The script file.")
+    @Argument(help: "The script file.", completion: .file(extensions: ["json"]))
     var script: String
 
     @Option(help: "Ticks per second of the virtual clock.")
@@ -31,9 +32,11 @@ struct Play: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard fps.isFinite, fps > 0, fps <= 1000 else { throw ValidationError("--fps must be in 0 < fps ≤ 1000, got \(fps)") }
+        guard fps.isFinite, fps > 0, fps <= 1000 else {
+            throw ValidationError("--fps \(RenderOptions.number(fps)): must be a number of ticks per second in 0 < fps ≤ 1000")
+        }
         if let until, !(until.isFinite && until >= 0) {
-            throw ValidationError("--until must be a number of seconds ≥ 0, got \(until)")
+            throw ValidationError("--until \(RenderOptions.number(until)): must be a number of seconds ≥ 0")
         }
         if let until, until * fps >= Double(ScriptRunner.maximumTicks) {
             throw ValidationError("--until \(JSONWriter.format(until)) at \(JSONWriter.format(fps)) fps is more than "
@@ -44,19 +47,19 @@ struct Play: ParsableCommand {
     func run() throws {
         let url = URL(fileURLWithPath: script)
         let bytes: [UInt8]
-        do { bytes = Array(try Data(contentsOf: url)) } catch {
-            throw fail("\(script): cannot read the script: \(error.localizedDescription)")
+        do { bytes = try InputFile.read(script) } catch {
+            throw fail("\(script): cannot read the script: \(error.reason)")
         }
         let documents = Documents(relativeTo: url.deletingLastPathComponent())
         let playback: ScriptPlayback
         let parsed: AnimatorScript
         var output = ""
-        func flush() {
-            FileHandle.standardOutput.write(Data(output.utf8))
+        func flush() throws(ExitCode) {
+            try Output.out(output)
             output = ""
         }
         do {
-            parsed = try AnimatorScript(jsonBytes: bytes, file: url.lastPathComponent)
+            parsed = try AnimatorScript(jsonBytes: bytes, file: script)
             let runner = try ScriptRunner(script: parsed, resolver: documents.resolve)
             playback = runner.playback(fps: fps, until: until.map { Seconds($0) })
             if !json { output += Self.header(parsed, runner: runner, fps: fps) }
@@ -66,21 +69,23 @@ struct Play: ParsableCommand {
         do {
             while let tick = try playback.next() {
                 output += json ? tick.jsonLine(script: parsed) + "\n" : Self.table(tick, script: parsed)
-                if output.utf8.count > 1 << 16 { flush() }
+                if output.utf8.count > 1 << 16 { try flush() }
             }
+        } catch let code as ExitCode {
+            throw code
         } catch {
-            flush()
+            try flush()
             throw fail("\(error)")
         }
-        flush()
+        try flush()
         if playback.reachedTickLimit {
-            FileHandle.standardError.write(Data(("keyframe: warning: stopped after \(ScriptRunner.maximumTicks) ticks "
-                + "(the script's steps reach further; lower --fps or choose --until)\n").utf8))
+            try Output.warn("warning: stopped after \(ScriptRunner.maximumTicks) ticks "
+                + "(the script's steps reach further; lower --fps or choose --until)")
         }
         if playback.reachedSettleLimit {
-            FileHandle.standardError.write(Data(("keyframe: warning: animators were still running "
+            try Output.warn("warning: animators were still running "
                 + "\(JSONWriter.format(ScriptRunner.settleLimit.value)) s after the last step; "
-                + "stopped there (use --until to choose the end)\n").utf8))
+                + "stopped there (use --until to choose the end)")
         }
     }
 

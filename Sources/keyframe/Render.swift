@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
 import KeyframeEngine
+import KeyframeFiles
 import KeyframeImport
+import KeyframeJSON
 import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
@@ -17,83 +19,150 @@ struct Render: ParsableCommand {
             is rendered.
             """)
 
-    @Argument(help: "The export or normalized JSON to render.")
+    @Argument(help: "The export or normalized JSON to render.", completion: .file())
     var input: String
 
     @Option(help: "Render only this clip (repeat for several).")
     var clip: [String] = []
 
-    @Option(help: "Render an animator script (the format of `keyframe play`) frame by frame.")
+    @Option(help: "Render an animator script (the format of `keyframe play`) frame by frame.",
+            completion: .file(extensions: ["json"]))
     var script: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the frames (default: the current folder).", valueName: "DIR"))
+    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the frames (default: the current folder).", valueName: "DIR"),
+            completion: .directory)
     var output: String = "."
 
-    @Option(help: ArgumentHelp("Also write every rendered frame, labelled, into one PNG.", valueName: "FILE"))
+    @Option(help: ArgumentHelp("Also write every rendered frame, labelled, into one PNG.", valueName: "FILE"),
+            completion: .file(extensions: ["png"]))
     var contactSheet: String?
 
     @OptionGroup var options: RenderOptions
 
-    @Flag(help: "Print nothing but errors.")
+    @Flag(help: "Remove this clip's frame files from earlier runs in the output folder (<clip>-NNNN.png only).")
+    var clean = false
+
+    @Flag(help: "Print what was written (files, sizes, clips, frames, diagnostics) as JSON instead of the summary.")
+    var json = false
+
+    @Flag(help: "Print nothing but errors (and the --json report).")
     var quiet = false
 
+    func validate() throws {
+        if script != nil && (options.frames != nil || !options.at.isEmpty || !clip.isEmpty) {
+            throw ValidationError("--script renders the script's own timeline; --clip, --frames and --at do not apply")
+        }
+    }
+
     func run() throws {
-        let inputURL = URL(fileURLWithPath: input)
-        let document: Document
-        let assetsFolder: URL
-        let isNormalized: Bool
-        do {
-            let detected = try Importer.detect(inputURL)
-            isNormalized = detected.format == .keyframe
-            document = try Importer.importDocument(at: inputURL, options: ImportOptions(scaleFactor: options.scaleFactor.value))
-            assetsFolder = options.assets.map { URL(fileURLWithPath: $0) } ?? detected.folder
-        } catch {
-            throw fail("\(error)")
-        }
-        if !quiet {
-            // What the conversion could not represent also cannot be drawn: say so, as `convert` does.
-            for diagnostic in document.diagnostics where diagnostic.severity == .warning {
-                FileHandle.standardError.write(Data("keyframe: \(diagnostic)\n".utf8))
-            }
-        }
+        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value))
+        let document = loaded.document
+        let assetsFolder = options.assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
+        // What the conversion could not represent also cannot be drawn: say so, as `convert` does.
+        if !quiet { try loaded.printWarnings() }
         let scene: RenderScene
         do { scene = try RenderScene(document: document, assetsFolder: assetsFolder) } catch {
             var message = "\(error)"
-            if case .missingImage = error.kind, isNormalized, options.assets == nil {
+            if case .missingImage = error.kind, loaded.format == .keyframe, options.assets == nil {
                 message += " (a normalized JSON names its images relative to the export; pass --assets DIR)"
             }
             throw fail(message)
         }
         if let script {
-            try renderScript(script, inputScene: scene, inputPath: inputURL.standardizedFileURL.path)
+            try renderScript(script, inputScene: scene, inputPath: URL(fileURLWithPath: input).standardizedFileURL.path)
             return
         }
         var session = RenderSession(scene: scene)
         configure(&session)
         session.clips = clip.isEmpty ? nil : clip
         session.selection = options.selection
+        let rate = options.fps ?? document.frameRate.framesPerSecond
+        let summaries = try draw { progress throws(RenderError) in try session.run(reporting: progress) }
+        try report(summaries, rate: rate, diagnostics: document.diagnostics)
+    }
 
-        let bar = quiet ? nil : ProgressBar.forStandardError()
-        let summaries: [RenderSession.Summary]
+    /// Runs `body` with a progress bar on a terminal; render errors exit 1.
+    func draw<T>(_ body: ((@Sendable (RenderSession.Progress) -> Void)?) throws(RenderError) -> T) throws -> T {
+        let bar = quiet || json ? nil : ProgressBar.forStandardError()
+        var reporter: (@Sendable (RenderSession.Progress) -> Void)? = nil
+        if let bar { reporter = { progress in bar.update(progress) } }
+        let result: T
         do {
-            var progress: (@Sendable (String, Int, Int) -> Void)? = nil
-            if let bar {
-                progress = { clip, done, total in bar.update(label: clip, done: done, total: total) }
-            }
-            summaries = try session.run(progress: progress)
+            result = try body(reporter)
         } catch {
-            bar?.finish()
+            try? bar?.finish()
             throw fail("\(error)")
         }
-        bar?.finish()
+        try bar?.finish()
+        return result
+    }
+
+    /// The summary lines, or the `--json` report.
+    func report(_ summaries: [RenderSession.Summary], rate: Double, diagnostics: [Diagnostic], script: String? = nil)
+        throws
+    {
+        if json {
+            try Output.out(JSONWriter.write(jsonReport(summaries, rate: rate, diagnostics: diagnostics, script: script)) + [0x0A])
+            return
+        }
         guard !quiet else { return }
+        var text = ""
         for summary in summaries {
             let fitNote = summary.fit != options.fit ? " (the document has no stage size; framed its content)" : ""
             let files = summary.paths.isEmpty ? "" : ": \(Render.describe(summary.paths))"
-            print("\(summary.name): \(summary.frames.count) frame(s), "
-                  + "\(summary.framing.width)×\(summary.framing.height)\(fitNote)\(files)")
+            let rateNote = script != nil ? " at \(formatNumber(rate)) fps" : ""
+            text += "\(summary.name): \(summary.frames.count) frame(s)\(rateNote), "
+                + "\(summary.framing.width)×\(summary.framing.height)\(fitNote)\(files)\n"
+            if !summary.staleFiles.isEmpty {
+                text += "\(summary.name): note: \(summary.staleFiles.count) older frame(s) of this clip remain beyond "
+                    + "this render: \(Render.describe(summary.staleFiles)) (--clean removes them)\n"
+            }
+            if !summary.removedFiles.isEmpty {
+                text += "\(summary.name): removed \(summary.removedFiles.count) older frame(s): "
+                    + "\(Render.describe(summary.removedFiles))\n"
+            }
         }
-        if let contactSheet { print("contact sheet: \(contactSheet)") }
+        if let contactSheet { text += "contact sheet: \(contactSheet)\n" }
+        try Output.out(text)
+    }
+
+    /// What `--json` prints: every file written with its size, per clip, and the diagnostics.
+    func jsonReport(_ summaries: [RenderSession.Summary], rate: Double, diagnostics: [Diagnostic], script: String?)
+        -> JSONValue
+    {
+        func file(_ path: String) -> JSONValue {
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
+            return ["path": .string(path), "bytes": size.map { .number(Double($0)) } ?? .null]
+        }
+        var object: [String: JSONValue] = [
+            "input": .string(input),
+            "output": .string(output),
+            "fps": .number(rate),
+            "clips": .array(summaries.map { summary in
+                [
+                    "name": .string(summary.name),
+                    "frames": .number(Double(summary.frames.count)),
+                    "width": .number(Double(summary.framing.width)),
+                    "height": .number(Double(summary.framing.height)),
+                    "fit": .string(summary.fit.rawValue),
+                    "files": .array(zip(summary.frames, summary.paths).map { plan, path in
+                        var entry = file(path)
+                        if case .object(var members) = entry {
+                            members["frame"] = .number(Double(plan.number))
+                            members["seconds"] = .number(plan.seconds)
+                            entry = .object(members)
+                        }
+                        return entry
+                    }),
+                    "staleFiles": .array(summary.staleFiles.map { .string($0) }),
+                    "removedFiles": .array(summary.removedFiles.map { .string($0) }),
+                ]
+            }),
+            "diagnostics": .array(diagnostics.map(\.json)),
+        ]
+        if let contactSheet { object["contactSheet"] = file(contactSheet) }
+        if let script { object["script"] = .string(script) }
+        return .object(object)
     }
 
     /// The session settings shared by clip and script renders.
@@ -101,25 +170,24 @@ struct Render: ParsableCommand {
         options.configure(&session)
         session.outputFolder = URL(fileURLWithPath: output)
         session.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
+        session.clean = clean
     }
 
     /// Plays `scriptPath` on the virtual clock at the output rate and renders every tick: each animator with a clip
     /// target draws its clip at its clip time, in declaration order. INPUT's stage frames the picture.
     func renderScript(_ scriptPath: String, inputScene: RenderScene, inputPath: String) throws {
-        if options.frames != nil || !options.at.isEmpty || !clip.isEmpty {
-            throw fail("--script renders the script's own timeline; --clip, --frames and --at do not apply")
-        }
         let url = URL(fileURLWithPath: scriptPath)
         let documents = Play.Documents(relativeTo: url.deletingLastPathComponent())
         let ticks: [ScriptTick]
         let rate = options.fps ?? inputScene.document.frameRate.framesPerSecond
+        let bytes: [UInt8]
+        do { bytes = try InputFile.read(scriptPath) } catch {
+            throw fail("\(scriptPath): cannot read the script: \(error.reason)")
+        }
         do {
-            let bytes = Array(try Data(contentsOf: url))
-            let parsed = try AnimatorScript(jsonBytes: bytes, file: url.lastPathComponent)
+            let parsed = try AnimatorScript(jsonBytes: bytes, file: scriptPath)
             let runner = try ScriptRunner(script: parsed, resolver: documents.resolve)
             ticks = try runner.run(fps: rate)
-        } catch let error as CocoaError {
-            throw fail("\(scriptPath): cannot read the script: \(error.localizedDescription)")
         } catch {
             throw fail("\(error)")
         }
@@ -139,25 +207,15 @@ struct Render: ParsableCommand {
         }
         var session = RenderSession(scene: inputScene)
         configure(&session)
-        let bar = quiet ? nil : ProgressBar.forStandardError()
-        let summary: RenderSession.Summary
-        do {
-            let plans = try FramePlan.plans(for: ticks, scenes: index, documents: documentList)
-            var progress: (@Sendable (String, Int, Int) -> Void)? = nil
-            if let bar {
-                progress = { name, done, total in bar.update(label: name, done: done, total: total) }
-            }
-            summary = try session.run(name: url.deletingPathExtension().lastPathComponent, plans: plans,
-                                      scenes: scenes, progress: progress)
-        } catch {
-            bar?.finish()
+        let plans: [FramePlan]
+        do { plans = try FramePlan.plans(for: ticks, scenes: index, documents: documentList) } catch {
             throw fail("\(error)")
         }
-        bar?.finish()
-        guard !quiet else { return }
-        print("\(summary.name): \(summary.frames.count) frame(s) at \(formatNumber(rate)) fps, "
-              + "\(summary.framing.width)×\(summary.framing.height): \(Render.describe(summary.paths))")
-        if let contactSheet { print("contact sheet: \(contactSheet)") }
+        let name = url.deletingPathExtension().lastPathComponent
+        let summary = try draw { progress throws(RenderError) in
+            try session.run(name: name, plans: plans, scenes: scenes, reporting: progress)
+        }
+        try report([summary], rate: rate, diagnostics: inputScene.document.diagnostics, script: scriptPath)
     }
 
     /// `24`, `29.97`.

@@ -11,7 +11,7 @@ extension PNGPreset: ExpressibleByArgument {}
 /// The options that decide which frames are drawn and how, shared by every command that renders
 /// (`render`, and the commands that must draw exactly what `render` draws).
 struct RenderOptions: ParsableArguments {
-    @Option(help: "Output frames per second (default: the document's frame rate).")
+    @Option(help: "Output frames per second, at most 1000 (default: the document's frame rate).")
     var fps: Double?
 
     @Option(help: ArgumentHelp("Output size; the framed scene is scaled to fit and centred.", valueName: "WxH"))
@@ -35,7 +35,8 @@ struct RenderOptions: ParsableArguments {
     @Option(help: "Frames rendered in parallel (default: all cores). Output is identical for any value.")
     var jobs: Int?
 
-    @Option(help: ArgumentHelp("Folder holding the atlas images (default: the input's folder).", valueName: "DIR"))
+    @Option(help: ArgumentHelp("Folder holding the atlas images (default: the input's folder).", valueName: "DIR"),
+            completion: .directory)
     var assets: String?
 
     @OptionGroup var scaleFactor: ScaleFactorOption
@@ -43,9 +44,20 @@ struct RenderOptions: ParsableArguments {
     mutating func validate() throws {
         if frames != nil && !at.isEmpty { throw ValidationError("--frames and --at cannot be used together") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be a positive number") }
-        if let size, RenderOptions.parseSize(size) == nil {
-            throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 512x512")
+        if let fps, !(fps.isFinite && fps > 0 && fps <= RenderOptions.maximumFPS) {
+            throw ValidationError("--fps \(Self.number(fps)): must be a number of frames per second in 0 < fps ≤ "
+                                  + "\(Int(RenderOptions.maximumFPS))")
+        }
+        if let size {
+            guard let parsed = RenderOptions.parseSize(size) else {
+                throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 512x512")
+            }
+            guard parsed.width <= Framing.maximumSide, parsed.height <= Framing.maximumSide else {
+                throw ValidationError("--size \(size): each side must be between 1 and \(Framing.maximumSide) pixels")
+            }
+        }
+        for time in at where !(time.isFinite && time >= 0) {
+            throw ValidationError("--at \(Self.number(time)): times must be zero or positive seconds")
         }
         if let background, RenderOptions.parseColor(background) == nil {
             throw ValidationError("--background \(background): expected #RRGGBB or #RRGGBBAA")
@@ -54,6 +66,9 @@ struct RenderOptions: ParsableArguments {
             throw ValidationError("--frames \(frames): expected A..B with 0 ≤ A ≤ B, or a single frame number")
         }
     }
+
+    /// The highest `--fps` (as for `keyframe play`): a second of animation is at most 1000 files.
+    static let maximumFPS = 1000.0
 
     /// The frames asked for with `--frames` or `--at` (every frame without them).
     var selection: FramePlan.Selection {
@@ -70,6 +85,13 @@ struct RenderOptions: ParsableArguments {
         session.background = background.flatMap(RenderOptions.parseColor) ?? .transparent
         session.png = PNGEncodingOptions(preset: png)
         session.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+    }
+
+    /// A number as a user would type it: `-1`, `0.5`, `inf`, `nan`.
+    static func number(_ value: Double) -> String {
+        if value.isNaN { return "nan" }
+        if value.isInfinite { return value < 0 ? "-inf" : "inf" }
+        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 
     /// `512x512` → (512, 512).

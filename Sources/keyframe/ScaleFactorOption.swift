@@ -8,7 +8,7 @@ struct ScaleFactorOption: ParsableArguments {
 
     func validate() throws {
         if let value, !(value > 0 && value.isFinite) {
-            throw ValidationError("--scale-factor must be a positive number")
+            throw ValidationError("--scale-factor \(RenderOptions.number(value)): must be a positive, finite number (e.g. 1 or 2)")
         }
     }
 }

@@ -1,0 +1,65 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// Why an input file could not be read, in plain words, with the path concerned.
+public struct FileReadError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The path as the caller gave it.
+    public var path: String
+    /// What went wrong (`No such file or directory`, `it is a folder`, …).
+    public var reason: String
+
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+
+    public var description: String { "cannot read \(path): \(reason)" }
+}
+
+/// Reads input files with errors in plain words (no Foundation error domains or codes).
+public enum InputFile {
+    /// The whole content of the regular file at `path`, refusing files larger than `limit` bytes.
+    public static func read(_ path: String, limit: Int = 1 << 30) throws(FileReadError) -> [UInt8] {
+        let fd = open(path, O_RDONLY)
+        guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw FileReadError(path: path, reason: "it is a folder, not a file") }
+        if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
+            throw FileReadError(path: path, reason: "it is \(info.st_size) bytes, more than the \(limit >> 20) MiB limit")
+        }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { systemRead(fd, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            bytes += chunk[..<count]
+            if bytes.count > limit {
+                throw FileReadError(path: path, reason: "it is more than the \(limit >> 20) MiB limit")
+            }
+        }
+        return bytes
+    }
+}
+
+/// libc's `read(2)`, named apart from ``InputFile/read(_:limit:)``.
+@inline(__always)
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #elseif canImport(Darwin)
+    return Darwin.read(fd, buffer, count)
+    #else
+    return Musl.read(fd, buffer, count)
+    #endif
+}
