@@ -19,15 +19,20 @@ enum CLIRunner {
     }()
 
     /// Runs `keyframe arguments…` and collects its exit status and both output streams.
-    static func run(_ arguments: [String]) throws -> CLIRun {
+    ///
+    /// `standardOutput` replaces the collected standard output (e.g. `/dev/full`); `directory` is the working
+    /// folder (default: the test's).
+    static func run(_ arguments: [String], standardOutput: FileHandle? = nil, directory: URL? = nil) throws -> CLIRun {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
-        process.standardOutput = out
+        process.standardOutput = standardOutput ?? out
         process.standardError = err
         try process.run()
-        let outData = out.fileHandleForReading.readDataToEndOfFile()
+        if standardOutput != nil { try? out.fileHandleForWriting.close() }
+        let outData = standardOutput == nil ? out.fileHandleForReading.readDataToEndOfFile() : Data()
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return CLIRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
