@@ -93,7 +93,7 @@ struct Play: ParsableCommand {
 
     /// The lines above the table: the script, its animators and group, the column titles.
     static func header(_ script: AnimatorScript, runner: ScriptRunner, fps: Double) -> String {
-        var lines = ["# \(script.file) at \(JSONWriter.format(fps)) fps"]
+        var lines = ["# \((script.file as NSString).lastPathComponent) at \(JSONWriter.format(fps)) fps"]
         let width = max(8, script.animators.map(\.name.count).max() ?? 0)
         for animator in script.animators {
             var target = animator.target.summary

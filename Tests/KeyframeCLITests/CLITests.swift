@@ -53,7 +53,8 @@ final class CLITests: XCTestCase {
         let output = fixture.folder.appendingPathComponent("never.json")
         let result = try run(["convert", fixture.folder.path, "-o", output.path])
         XCTAssertEqual(result.status, 1)
-        XCTAssertEqual(result.stderr, "keyframe: error: Animation.json:1:9: invalid JSON: unexpected character '}', expected a value\n")
+        // The file is named with the export's folder as it was given (issue 11).
+        XCTAssertEqual(result.stderr, "keyframe: error: \(fixture.folder.path)/Animation.json:1:9: invalid JSON: unexpected character '}', expected a value\n")
         XCTAssertFalse(FileManager.default.fileExists(atPath: output.path))
     }
 

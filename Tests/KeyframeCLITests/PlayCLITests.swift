@@ -97,16 +97,19 @@ final class PlayCLITests: XCTestCase {
     }
 
     func testBadScriptsExitOneWithPlace() throws {
-        let syntax = try run(["play", try write("bad.json", "{\n  \"animators\": [}\n")])
+        // Scripts are named as they were given (issue 11).
+        let bad = try write("bad.json", "{\n  \"animators\": [}\n")
+        let syntax = try run(["play", bad])
         XCTAssertEqual(syntax.status, 1)
-        XCTAssert(syntax.stderr.hasPrefix("keyframe: error: bad.json:2:17: invalid JSON: "), syntax.stderr)
+        XCTAssert(syntax.stderr.hasPrefix("keyframe: error: \(bad):2:17: invalid JSON: "), syntax.stderr)
         XCTAssertEqual(syntax.stdout, "")
 
-        let type = try run(["play", try write("type.json", """
+        let typePath = try write("type.json", """
         {"animators": [{"name": "a", "duration": 1, "target": {"from": 0, "to": 1}}], "steps": [{"at": "soon", "action": "start"}]}
-        """)])
+        """)
+        let type = try run(["play", typePath])
         XCTAssertEqual(type.status, 1)
-        XCTAssertEqual(type.stderr, "keyframe: error: type.json: at steps[0].at: expected a number, found string\n")
+        XCTAssertEqual(type.stderr, "keyframe: error: \(typePath): at steps[0].at: expected a number, found string\n")
 
         let unknown = try run(["play", try write("unknown.json", """
         {"animators": [{"name": "a", "duration": 1, "target": {"from": 0, "to": 1}}], "steps": [{"at": 0, "animator": "z", "action": "start"}]}
@@ -118,11 +121,12 @@ final class PlayCLITests: XCTestCase {
         XCTAssertEqual(missing.status, 1)
         XCTAssert(missing.stderr.contains("nope.json: cannot read the script"), missing.stderr)
 
-        let clip = try run(["play", try write("clip.json", """
+        let clipPath = try write("clip.json", """
         {"animators": [{"name": "a", "duration": 1, "target": {"clip": "walk", "document": "no-such-export"}}]}
-        """)])
+        """)
+        let clip = try run(["play", clipPath])
         XCTAssertEqual(clip.status, 1)
-        XCTAssert(clip.stderr.hasPrefix("keyframe: error: clip.json: at animators[0].target: "), clip.stderr)
+        XCTAssert(clip.stderr.hasPrefix("keyframe: error: \(clipPath): at animators[0].target: "), clip.stderr)
 
         // A refused step prints the ticks before it, then the error.
         let refused = try run(["play", try write("refused.json", """

@@ -135,14 +135,25 @@ extension RenderCLITests {
     /// Requests that would run for hours or need gigabytes stop before anything is drawn, with advice.
     func testHugeFrameCountsAreRefusedUpFront() throws {
         let out = try TestPaths.temporaryFolder("render-cli-huge")
-        // 1 s at 200,000 fps: more frames than one clip may render unselected.
-        let tooMany = try run(["render", walker, "--clip", "walk", "--fps", "200000", "-o", out.path])
+        let scratch = try TestPaths.temporaryFolder("render-cli-huge-input")
+        // The walker slowed down (its 24-frame clip at `rate` fps), since --fps stops at 1000.
+        func slowWalker(_ rate: Double) throws -> String {
+            let json = scratch.appendingPathComponent("walker-\(rate).json")
+            XCTAssertEqual(try run(["convert", walker, "-o", json.path]).status, 0)
+            var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+            object["frameRate"] = rate
+            try JSONSerialization.data(withJSONObject: object).write(to: json)
+            return json.path
+        }
+        // 240 s at 1000 fps: more frames than one clip may render unselected.
+        let tooMany = try run(["render", try slowWalker(0.1), "--assets", walker, "--clip", "walk", "--fps", "1000",
+                               "-o", out.path])
         XCTAssertEqual(tooMany.status, 1)
         XCTAssertTrue(tooMany.stderr.contains("--frames"), tooMany.stderr)
-        // 1 s at 50,000 fps with a contact sheet: 50,000 captions do not fit one sheet.
+        // 50 s at 1000 fps with a contact sheet: 50,000 captions do not fit one sheet.
         let sheet = out.appendingPathComponent("sheet.png").path
-        let tooBig = try run(["render", walker, "--clip", "walk", "--fps", "50000", "-o", out.path,
-                              "--contact-sheet", sheet])
+        let tooBig = try run(["render", try slowWalker(0.48), "--assets", walker, "--clip", "walk", "--fps", "1000",
+                              "-o", out.path, "--contact-sheet", sheet])
         XCTAssertEqual(tooBig.status, 1)
         XCTAssertTrue(tooBig.stderr.contains("contact sheet"), tooBig.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [])
