@@ -9,19 +9,22 @@ KEYFRAME      = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/keyframe
 
 all: build
 
-# Install what the build needs (libpng headers, pkg-config) when it is missing.
+# Install what the build needs (libpng headers, pkg-config) when it is missing. `make samples` and `make test` add
+# their own needs (Scripts/ensure-deps.sh samples|test).
 deps:
-	@Scripts/ensure-deps.sh
+	@Scripts/ensure-deps.sh build
 
 build: deps
 	$(SWIFT) build $(BUILD_FLAGS) --product keyframe
 
 # The main job: convert and render every bundled sample into $(OUT)/.
 samples: build
+	@Scripts/ensure-deps.sh samples
 	@Scripts/run-samples.sh "$(KEYFRAME)" "$(OUT)"
 
 # Every test. Corpus conformance tests read ../shared and are skipped with a message when it is absent.
-test: deps
+test:
+	@Scripts/ensure-deps.sh test
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

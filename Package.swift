@@ -43,9 +43,13 @@ let package = Package(
 
         // MARK: - Implementation details
         // libpng behind one door: only KeyframePNG imports it. The shim owns setjmp/longjmp.
-        .target(
-            name: "CLibPNG",
-            linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("z")]),
+        .target(name: "CLibPNG", dependencies: ["CPNG16"]),
+        // libpng 1.6 and zlib from the system, located with pkg-config (`libpng16`): apt's libpng-dev on Linux,
+        // Homebrew's libpng on macOS.
+        .systemLibrary(
+            name: "CPNG16",
+            pkgConfig: "libpng16",
+            providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
         // MARK: - Tests
         .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster"],

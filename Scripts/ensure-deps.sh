@@ -1,20 +1,76 @@
 #!/usr/bin/env bash
-# Installs libpng's headers and pkg-config (and libxml2 for the tests) when they are missing (Debian/Ubuntu, via
-# apt-get).
+# Installs what a make target needs when it is missing (Debian/Ubuntu, via apt-get).
+#
+#   Scripts/ensure-deps.sh build     what `swift build` needs: libpng 1.6 headers and pkg-config
+#   Scripts/ensure-deps.sh samples   build + what `make samples` needs
+#   Scripts/ensure-deps.sh test      build + what `make test` needs
+#
+# Each mode has its own list below; add a line to the list of the mode that needs a package. A line is
+#   "<apt package> <check>"
+# where <check> says how to see that it is already there (no package is installed when its check passes):
+#   pc:<module>     pkg-config --exists <module>
+#   cmd:<command>   the command is on PATH
+#   lib:<file>      a shared library of that name in the usual library folders
+#   dpkg            the apt package itself is installed (dpkg-query)
+#   py:<module>     python3 can import <module> (the package is then installed with apt-get)
+# Nothing here pipes into `grep -q` (under pipefail that can fail by SIGPIPE on machines with many libraries).
 set -euo pipefail
+
+mode=${1:-build}
+
+build_packages=(
+  "pkg-config cmd:pkg-config"
+  "libpng-dev pc:libpng16"
+)
+
+samples_packages=(
+  # The samples need nothing beyond the build (the keyframe CLI reads Flump XML without libxml2).
+)
+
+test_packages=(
+  # The Flump tests read XML with FoundationXML, which loads libxml2 at run time.
+  "libxml2 lib:libxml2.so.2"
+)
+
+case "$mode" in
+  build) wanted=("${build_packages[@]}") ;;
+  samples) wanted=("${build_packages[@]}" ${samples_packages[@]+"${samples_packages[@]}"}) ;;
+  test) wanted=("${build_packages[@]}" ${test_packages[@]+"${test_packages[@]}"}) ;;
+  *) echo "usage: $0 build|samples|test" >&2; exit 2 ;;
+esac
+
+# Whether the check of one line passes.
+present() {
+  local package=$1 check=$2
+  case "$check" in
+    pc:*) command -v pkg-config >/dev/null 2>&1 && pkg-config --exists "${check#pc:}" ;;
+    cmd:*) command -v "${check#cmd:}" >/dev/null 2>&1 ;;
+    lib:*)
+      local name=${check#lib:} folder
+      for folder in /usr/lib /usr/lib64 /lib /usr/local/lib /usr/lib/*-linux-gnu /lib/*-linux-gnu; do
+        if compgen -G "$folder/$name*" >/dev/null; then return 0; fi
+      done
+      return 1 ;;
+    dpkg)
+      local status
+      status=$(dpkg-query -W -f='${Status}' "$package" 2>/dev/null || true)
+      [ "$status" = "install ok installed" ] ;;
+    py:*) python3 -c "import ${check#py:}" >/dev/null 2>&1 ;;
+    *) echo "keyframe: ensure-deps: unknown check '$check' for $package" >&2; return 1 ;;
+  esac
+}
+
 missing=()
-command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
-if ! { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists libpng16; } && [ ! -f /usr/include/png.h ]; then
-  missing+=(libpng-dev)
-fi
-# The Flump tests read XML with FoundationXML, which loads libxml2 at run time (the keyframe CLI does not need it).
-if [ "$(uname -s)" = Linux ] && ! { ldconfig -p 2>/dev/null | grep -q 'libxml2\.so\.2'; }; then
-  missing+=(libxml2)
-fi
+for line in ${wanted[@]+"${wanted[@]}"}; do
+  read -r package check <<<"$line"
+  present "$package" "$check" || missing+=("$package")
+done
 [ ${#missing[@]} -eq 0 ] && exit 0
-echo "keyframe: installing ${missing[*]} ..." >&2
+
+echo "keyframe: installing ${missing[*]} (for make $mode) ..." >&2
 if ! command -v apt-get >/dev/null 2>&1; then
-  echo "keyframe: cannot install ${missing[*]}: apt-get not found. Install libpng (1.6) headers and pkg-config yourself." >&2
+  echo "keyframe: cannot install ${missing[*]}: apt-get not found." \
+       "On macOS: brew install libpng pkg-config. Elsewhere install libpng 1.6 headers and pkg-config yourself." >&2
   exit 1
 fi
 sudo=""
