@@ -19,11 +19,16 @@ public struct ImportOptions: Sendable {
     /// For exports with several resolutions (Flump texture groups): the scale factor to use. `nil` picks the 1×
     /// group, or the nearest one.
     public var scaleFactor: Double?
+    /// Convert even when atlas images are missing: their sizes are taken from the atlas JSON (or, where it records
+    /// none, from the extent of its sprites) and a warning diagnostic (`atlas-image-missing`) says so. Only
+    /// rendering needs the pixels. `false` (the default) makes a missing image an error.
+    public var allowMissingImages: Bool
 
-    public init(clip: String? = nil, strict: Bool = false, scaleFactor: Double? = nil) {
+    public init(clip: String? = nil, strict: Bool = false, scaleFactor: Double? = nil, allowMissingImages: Bool = false) {
         self.clip = clip
         self.strict = strict
         self.scaleFactor = scaleFactor
+        self.allowMissingImages = allowMissingImages
     }
 }
 
@@ -95,6 +100,7 @@ public enum Importer {
         switch format {
         case .animateAtlas:
             var importer = AnimateImporter(folder: folder, animationFile: file)
+            importer.allowMissingImages = options.allowMissingImages
             document = try importer.run()
         case .keyframe:
             do { document = try Document(jsonBytes: try folder.read(file)) } catch let error as ModelError {

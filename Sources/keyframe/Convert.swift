@@ -38,8 +38,10 @@ struct Convert: ParsableCommand {
     }
 
     func run() throws {
+        // The atlas images' pixels are not needed for the JSON: a missing one is a warning (sizes from the atlas JSON).
         let loaded = try InputDocument.load(input, options: ImportOptions(clip: clip, strict: strict,
-                                                                          scaleFactor: scaleFactor.value))
+                                                                          scaleFactor: scaleFactor.value,
+                                                                          allowMissingImages: true))
         let document = loaded.document
         try loaded.printWarnings()
         let bytes = compact ? JSONWriter.writeCompact(document.json) : document.jsonBytes()

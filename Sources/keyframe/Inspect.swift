@@ -18,7 +18,8 @@ struct Inspect: ParsableCommand {
     @OptionGroup var scaleFactor: ScaleFactorOption
 
     func run() throws {
-        let document = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value)).document
+        let document = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value,
+                                                                            allowMissingImages: true)).document
         let summary = Summary(document)
         try Output.out(json ? JSONWriter.write(summary.json) : Array(summary.text.utf8))
     }

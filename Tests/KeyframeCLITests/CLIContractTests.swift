@@ -423,4 +423,34 @@ final class CLIContractTests: XCTestCase {
         }
         XCTAssertEqual((render["contactSheet"] as? [String: Any])?["bytes"] as? Int, try Data(contentsOf: sheet).count)
     }
+
+    /// An export without its atlas images converts (sizes from the atlas JSON, with a warning) since the JSON does
+    /// not need the pixels; rendering it still fails, naming the image.
+    func testConversionWithoutAtlasImagesWarnsAndOnlyRenderingNeedsThem() throws {
+        let root = try TestPaths.temporaryFolder("contract-no-images")
+        for (sample, files) in [("animate-walker", ["Animation.json", "spritemap1.json"]),
+                                ("dragonbones-waver", ["waver_ske.json", "waver_tex.json"])] {
+            let source = TestPaths.packageRoot.appendingPathComponent("Samples/\(sample)")
+            let bare = root.appendingPathComponent(sample)
+            try FileManager.default.createDirectory(at: bare, withIntermediateDirectories: true)
+            for name in files {
+                try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: bare.appendingPathComponent(name))
+            }
+            let converted = try run(["convert", bare.path])
+            XCTAssertEqual(converted.status, 0, converted.stderr)
+            XCTAssertTrue(converted.stderr.hasPrefix("keyframe: warning: [atlas-image-missing]"), converted.stderr)
+            let full = try run(["convert", source.path])
+            func object(_ text: String) throws -> [String: Any] {
+                try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            }
+            let (a, b) = (try object(converted.stdout), try object(full.stdout))
+            for key in ["assets", "clips", "compositions", "frameRate"] {
+                XCTAssertEqual(a[key] as? NSObject, b[key] as? NSObject, "\(sample): \(key) differs without the images")
+            }
+            XCTAssertEqual(try run(["convert", bare.path, "--strict"]).status, 1, "a warning fails --strict")
+            let render = try run(["render", bare.path, "-o", root.appendingPathComponent("frames").path])
+            XCTAssertEqual(render.status, 1)
+            XCTAssertTrue(render.stderr.contains("not found"), render.stderr)
+        }
+    }
 }

@@ -16,6 +16,8 @@ struct AnimateImporter {
     let folder: SourceFolder
     let animationFile: String
     var collector = DiagnosticCollector()
+    /// Convert with the spritemap's recorded size when its image is missing (``ImportOptions/allowMissingImages``).
+    var allowMissingImages = false
 
     private var symbolCursors: [String: (file: String, cursor: JSONCursor)] = [:]
     private var librarySymbols: [String: String] = [:]
@@ -44,7 +46,17 @@ struct AnimateImporter {
         var images: [AtlasImage] = []
         var sprites: [Sprite] = []
         for map in spriteMaps {
-            guard let pixelSize = folder.pngSize(map.image) else {
+            var imageSize = folder.pngSize(map.image)
+            if imageSize == nil && allowMissingImages && !folder.fileExists(map.image)
+                && map.size.width > 0 && map.size.height > 0
+            {
+                collector.add(Diagnostic(
+                    severity: .warning, code: "atlas-image-missing",
+                    message: "\(map.image) not found; its size is taken from \(map.file) meta.size (rendering needs the image)",
+                    file: map.file, path: "meta.image"))
+                imageSize = map.size
+            }
+            guard let pixelSize = imageSize else {
                 let reason = folder.fileExists(map.image) ? "atlas image is not a PNG" : "atlas image not found"
                 throw ImportError(.missingFile(path: folder.url(for: map.image).path,
                                                reason: "\(reason) (named by \(map.file) meta.image)"))

@@ -66,6 +66,13 @@ enum DragonBonesImporter {
             }
         }
         for image in atlas.images where !folder.fileExists(image.path) {
+            if options.allowMissingImages && image.pixelSize.width > 0 && image.pixelSize.height > 0 {
+                diagnostics.add(Diagnostic(
+                    severity: .warning, code: "atlas-image-missing",
+                    message: "\(image.path) not found; its size is taken from \(atlasFiles[0]) (rendering needs the image)",
+                    file: atlasFiles[0]))
+                continue
+            }
             throw ImportError(.missingFile(path: folder.url(for: image.path).path,
                                            reason: "texture atlas image named by \(atlasFiles[0]) not found"))
         }

@@ -145,7 +145,21 @@ struct FlumpImporter {
         var images: [AtlasImage] = []
         var spriteList: [Sprite] = []
         for atlas in group.atlases {
-            guard let pixelSize = folder.pngSize(atlas.file) else {
+            var imageSize = folder.pngSize(atlas.file)
+            if imageSize == nil && options.allowMissingImages && !folder.fileExists(atlas.file) {
+                // Flump records no atlas size: the smallest image that holds every texture.
+                let width = atlas.textures.map { $0.rect.x + $0.rect.width }.max() ?? 0
+                let height = atlas.textures.map { $0.rect.y + $0.rect.height }.max() ?? 0
+                if width > 0 && height > 0 {
+                    collector.add(Diagnostic(
+                        severity: .warning, code: "atlas-image-missing",
+                        message: "\(atlas.file) not found; its size is taken as the extent of its textures, "
+                            + "\(JSONWriter.format(width.rounded(.up)))×\(JSONWriter.format(height.rounded(.up))) (rendering needs the image)",
+                        file: file, path: atlas.location.description))
+                    imageSize = Size(width: width.rounded(.up), height: height.rounded(.up))
+                }
+            }
+            guard let pixelSize = imageSize else {
                 let reason = folder.fileExists(atlas.file) ? "atlas image is not a PNG" : "atlas image not found"
                 throw ImportError(.missingFile(
                     path: folder.url(for: atlas.file).path,
