@@ -453,4 +453,18 @@ final class CLIContractTests: XCTestCase {
             XCTAssertTrue(render.stderr.contains("not found"), render.stderr)
         }
     }
+
+    /// The documented completion scripts exist and complete files for INPUT, -o, --script and --assets.
+    func testCompletionScriptsCompleteFiles() throws {
+        for shell in ["bash", "zsh", "fish"] {
+            let result = try run(["--generate-completion-script", shell])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            for option in ["--contact-sheet", "--script", "--assets", "--clean"] {
+                XCTAssertTrue(result.stdout.contains(String(option.dropFirst(2))), "\(shell) completion lacks \(option)")
+            }
+        }
+        let bash = try run(["--generate-completion-script", "bash"]).stdout
+        XCTAssertTrue(bash.contains("-fX '!*.@(json)'"), "--script and convert -o complete JSON files")
+        XCTAssertTrue(bash.contains("'--assets')\n        __keyframe_add_completions -d"), "--assets completes folders")
+    }
 }
