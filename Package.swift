@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "KeyframeFiles"),
         .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster", "KeyframeFiles"]),
         .target(name: "KeyframeRender",
-                dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
+                dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
         .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
         .executableTarget(
             name: "keyframe",

@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframeEngine
 import KeyframeModel
 import KeyframePNG
@@ -102,8 +103,8 @@ public enum RenderBenchmark {
         var encoder = PNGEncoder(options: c.png)
         let folder = c.scratchFolder.appendingPathComponent("bench-\(RenderSession.fileStem(name))")
         defer { try? FileManager.default.removeItem(at: folder) }
-        do { try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true) } catch {
-            throw RenderError(.output(path: folder.path, reason: "\(error.localizedDescription)"))
+        do { try AtomicFile.prepareFolder(folder.path) } catch {
+            throw RenderError(.output(path: error.path, reason: error.reason))
         }
         let fileName: @Sendable (FramePlan) -> String = { "f\($0.number).png" }
         for _ in 0..<max(1, c.repetitions) {

@@ -167,7 +167,12 @@ struct Play: ParsableCommand {
         /// The document at an absolute path returned by ``absolutePath(_:)``, importing it on first use.
         func document(at absolute: String) throws -> Document {
             if let document = loaded[absolute] { return document }
-            let document = try Importer.importDocument(at: URL(fileURLWithPath: absolute))
+            let document: Document
+            do { document = try Importer.importDocument(at: URL(fileURLWithPath: absolute)) } catch {
+                // Name the export's files with its path, not only `Animation.json`.
+                let folder = (try? Importer.detect(URL(fileURLWithPath: absolute)).folder.path) ?? ""
+                throw error.located(in: folder)
+            }
             loaded[absolute] = document
             return document
         }
