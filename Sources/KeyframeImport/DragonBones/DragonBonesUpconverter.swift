@@ -67,7 +67,7 @@ struct DragonBonesUpconverter {
             severity: .info, code: "up-converted",
             message: "DragonBones \(version) data was up-converted to the 4.5 form as the DragonBones tools do", file: file))
         return DragonBonesWire.Data(
-            name: try root.optionalMember("name")?.string() ?? "", version: version, frameRate: frameRate,
+            name: try root.optionalName("name") ?? "", version: version, frameRate: frameRate,
             armatures: armatures)
     }
 
@@ -78,13 +78,9 @@ struct DragonBonesUpconverter {
         return try cursor.lenientNumber()
     }
 
-    /// A name that 2.x exporters sometimes write as a number.
+    /// A name, which 2.x exporters sometimes write as a number (read as the runtime's `String(value)`).
     private func text(_ json: JSONCursor, _ key: String) throws(JSONSchemaError) -> String? {
-        guard let cursor = try json.optionalMember(key) else { return nil }
-        if case .number(let number) = cursor.value {
-            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        }
-        return try cursor.string()
+        try json.optionalName(key)
     }
 
     /// A whole number limited to ±100 000 000 (a wild value is an error with its path, not a trap).
@@ -110,12 +106,12 @@ struct DragonBonesUpconverter {
     }
 
     private func readArmature(_ json: JSONCursor, isGlobal: Bool) throws(JSONSchemaError) -> DragonBonesWire.Armature {
-        let name = try json.member("name").string()
+        let name = try json.member("name").name()
         // Bones, parents first.
         var bones: [(name: String, parent: String?, transform: Transform, path: JSONPath)] = []
         for cursor in try json.optionalMember("bone")?.array() ?? [] {
-            let parent = try cursor.optionalMember("parent")?.string()
-            bones.append((try cursor.member("name").string(), parent.flatMap { $0.isEmpty ? nil : $0 },
+            let parent = try cursor.optionalName("parent")
+            bones.append((try cursor.member("name").name(), parent.flatMap { $0.isEmpty ? nil : $0 },
                           try transform(cursor), cursor.path))
         }
         bones = Self.parentsFirst(bones)
@@ -130,20 +126,20 @@ struct DragonBonesUpconverter {
             let sorted = skinSlots.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
             var displays: [String: [DragonBonesWire.Display]] = [:]
             for (_, cursor) in sorted {
-                let slotName = try cursor.member("name").string()
+                let slotName = try cursor.member("name").name()
                 if !slots.contains(where: { $0.name == slotName }) {
                     var blend: String? = nil
-                    if let mode = try cursor.optionalMember("blendMode") { blend = try mode.string() }
+                    if let mode = try cursor.optionalMember("blendMode") { blend = try mode.name() }
                     let c = try color(cursor)
                     slots.append(DragonBonesWire.Slot(
-                        name: slotName, parent: try cursor.optionalMember("parent")?.string() ?? "",
+                        name: slotName, parent: try cursor.optionalName("parent") ?? "",
                         displayIndex: try int(cursor, "displayIndex", 0), blendMode: blend,
                         color: c == DragonBonesWire.Color() ? nil : c, path: cursor.path))
                 }
                 var list: [DragonBonesWire.Display] = []
                 for display in try cursor.optionalMember("display")?.array() ?? [] {
-                    let displayName = try display.optionalMember("name")?.string() ?? ""
-                    let type = try display.optionalMember("type")?.string() ?? "image"
+                    let displayName = try display.optionalName("name") ?? ""
+                    let type = try display.optionalName("type") ?? "image"
                     var t = try transform(display)
                     if type == "image", let size = textureSizes[displayName] {
                         t.x += 0.5 * size.width - t.pX
@@ -248,7 +244,7 @@ struct DragonBonesUpconverter {
         var slotTimelines: [DragonBonesWire.SlotTimeline] = []
         var boneFrames: [String: [BoneFrame]] = [:]
         for timeline in try json.optionalMember("timeline")?.array() ?? [] {
-            let name = try timeline.member("name").string()
+            let name = try timeline.member("name").name()
             let scale = try number(timeline, "scale", 1), offset = try number(timeline, "offset", 0)
             var bones: [BoneFrame] = []
             var displays: [DragonBonesWire.Frame<Int>] = []
@@ -301,7 +297,7 @@ struct DragonBonesUpconverter {
         var animationScale = try number(json, "scale", 1)
         if animationScale <= 0 { animationScale = 1 }
         let animation = DragonBonesWire.Animation(
-            name: try json.optionalMember("name")?.string() ?? "default",
+            name: try json.optionalName("name") ?? "default",
             duration: min(max(try int(json, "duration", 1), 0), 100_000), playTimes: max(try int(json, "loop", 1), 0),
             scale: animationScale, bones: boneTimelines, slots: slotTimelines, deforms: [], zOrder: nil,
             eventCount: events, ikTimelineCount: 0, path: json.path)
