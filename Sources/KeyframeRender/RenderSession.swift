@@ -51,6 +51,10 @@ public struct RenderSession: Sendable {
     public var contactSheet: URL?
     /// The longest side of a contact-sheet cell.
     public var thumbnailSide = 160
+    /// Refuse, before anything is written, a render in which no frame shows any sprite while the documents have
+    /// sprites (``RenderError/Kind/nothingDrawn(frames:sprites:missingTextures:)``): a blank result is almost always
+    /// a naming mismatch between skeleton and atlas. `keyframe render` sets it unless `--allow-empty` is given.
+    public var failWhenNothingDrawn = false
 
     public init(scene: RenderScene) {
         self.scene = scene
@@ -77,7 +81,6 @@ public struct RenderSession: Sendable {
             chosen = document.clips
         }
         guard !chosen.isEmpty else { throw RenderError(.invalidSetting("the document has no clips to render")) }
-        try prepareOutputFolder()
         let rate = fps ?? document.frameRate.framesPerSecond
         var summaries: [Summary] = []
         var cells: [ContactSheet.Cell] = []
@@ -102,6 +105,8 @@ public struct RenderSession: Sendable {
                                                         selection: clipSelection)))
         }
         if sequences.isEmpty, let firstRangeError { throw firstRangeError }
+        try checkSomethingIsDrawn(sequences.flatMap(\.plans), scenes: [scene])
+        try prepareOutputFolder()
         let labelPrefix: (Clip) -> String? = { chosen.count > 1 ? $0.name : nil }
         let side = try thumbnailSide(for: contactSheet == nil ? [] : sequences.flatMap { sequence in
             sequence.plans.map { ContactSheet.label(frame: $0.number, seconds: $0.seconds, prefix: labelPrefix(sequence.clip)) }
@@ -127,6 +132,7 @@ public struct RenderSession: Sendable {
         throws(RenderError) -> Summary
     {
         guard !plans.isEmpty else { throw RenderError(.invalidSetting("nothing to render: the script has no ticks")) }
+        try checkSomethingIsDrawn(plans, scenes: scenes)
         try prepareOutputFolder()
         let side = try thumbnailSide(for: contactSheet == nil ? [] : plans.map {
             ContactSheet.label(frame: $0.number, seconds: $0.seconds)
@@ -135,6 +141,24 @@ public struct RenderSession: Sendable {
                                                   thumbnailSide: side, progress: progress)
         if let contactSheet { try RenderSession.writeContactSheet(cells, to: contactSheet) }
         return summary
+    }
+
+    /// With ``failWhenNothingDrawn``: throws when no layer of any of `plans` poses an item whose sprite the scene's
+    /// atlases hold, although some scene's document has sprites. Poses are sampled until the first drawn item, so a
+    /// render that draws costs one pose more.
+    private func checkSomethingIsDrawn(_ plans: [FramePlan], scenes: [RenderScene]) throws(RenderError) {
+        guard failWhenNothingDrawn else { return }
+        let sprites = scenes.reduce(0) { $0 + $1.document.assets.sprites.count }
+        guard sprites > 0 else { return }
+        for plan in plans {
+            for layer in plan.layers where scenes.indices.contains(layer.scene) {
+                let scene = scenes[layer.scene]
+                let pose = scene.sampler.sample(clip: layer.clip, time: layer.time)
+                if pose.items.contains(where: { scene.library.sprite($0.sprite) != nil }) { return }
+            }
+        }
+        let missing = scenes.lazy.flatMap(\.document.diagnostics).first { $0.code == "textures-missing" }?.message
+        throw RenderError(.nothingDrawn(frames: plans.count, sprites: sprites, missingTextures: missing))
     }
 
     private func prepareOutputFolder() throws(RenderError) {

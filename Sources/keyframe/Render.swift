@@ -37,6 +37,9 @@ struct Render: ParsableCommand {
     @Flag(help: "Print nothing but errors.")
     var quiet = false
 
+    @Flag(help: "Write the frames even when none of them shows any sprite (otherwise that is an error).")
+    var allowEmpty = false
+
     func run() throws {
         let inputURL = URL(fileURLWithPath: input)
         let document: Document
@@ -101,6 +104,7 @@ struct Render: ParsableCommand {
         options.configure(&session)
         session.outputFolder = URL(fileURLWithPath: output)
         session.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
+        session.failWhenNothingDrawn = !allowEmpty
     }
 
     /// Plays `scriptPath` on the virtual clock at the output rate and renders every tick: each animator with a clip

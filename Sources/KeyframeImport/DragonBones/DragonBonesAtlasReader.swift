@@ -112,7 +112,9 @@ struct DragonBonesAtlasReader {
         let image = try addImage(imagePath, declared: nil, resolution: scale, folder: folder, file: file, into: &result)
         for entry in try json.member("frames").array() {
             var name = try entry.member("filename").name()
-            for suffix in [".png", ".jpg"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
+            // TexturePacker loaders name the texture after the file without its extension (StageXL:
+            // `getFilenameWithoutExtension`, i.e. everything before the last dot that is not the first character).
+            if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }
             let rect = try entry.member("frame")
             let rotated = try entry.optionalMember("rotated")?.bool() ?? false
             var width = try rect.member("w").lenientNumber(), height = try rect.member("h").lenientNumber()

@@ -141,7 +141,10 @@ struct DragonBonesUpconverter {
                     let displayName = try display.optionalName("name") ?? ""
                     let type = try display.optionalName("type") ?? "image"
                     var t = try transform(display)
-                    if type == "image", let size = textureSizes[displayName] {
+                    if type == "image", let size = textureSizes[displayName]
+                        ?? DragonBonesTexturePairing(textures: Set(textureSizes.keys)).resolve(displayName).texture
+                        .flatMap({ textureSizes[$0] })
+                    {
                         t.x += 0.5 * size.width - t.pX
                         t.y += 0.5 * size.height - t.pY
                     }
