@@ -30,12 +30,27 @@ struct DragonBonesUpconverter {
 
         /// The transform as the tools write it: positions and angles to two decimals, scales to four.
         var wire: DragonBonesWire.Transform {
-            func fixed(_ value: Double, _ places: Double) -> Double {
-                (value * places).rounded(.toNearestOrAwayFromZero) / places
-            }
+            DragonBonesWire.Transform(
+                x: Self.fixed(x, 100), y: Self.fixed(y, 100), skewX: Self.fixed(skX, 100), skewY: Self.fixed(skY, 100),
+                scaleX: Self.fixed(scX, 10000), scaleY: Self.fixed(scY, 10000))
+        }
+
+        /// An animation frame as the tools' 4.5→5.5 step (`toNew`) writes it: `rotate = normalizeDegree(skY)`,
+        /// `skew = normalizeDegree(skX − skY)` (both in −180…180, −180 becoming +180), then rounded to two decimals
+        /// (`formatFormat`). The runtime tweens `rotate` the short way or by `clockwise` turns and `skew` straight
+        /// from value to value, so a 2.x frame whose skX and skY lie on either side of ±180 turns as it does there.
+        /// A value the conversion made NaN is written as `null`, which the runtime reads as the key's default.
+        var frameWire: DragonBonesWire.Transform {
+            func value(_ v: Double, _ places: Double, _ fallback: Double) -> Double { v.isNaN ? fallback : Self.fixed(v, places) }
+            let rotate = DragonBonesUpconverter.normalizedDegrees(DragonBonesUpconverter.normalizedDegrees(skY))
+            let skew = DragonBonesUpconverter.normalizedDegrees(DragonBonesUpconverter.normalizedDegrees(skX - skY))
             return DragonBonesWire.Transform(
-                x: fixed(x, 100), y: fixed(y, 100), skewX: fixed(skX, 100), skewY: fixed(skY, 100),
-                scaleX: fixed(scX, 10000), scaleY: fixed(scY, 10000))
+                x: value(x, 100, 0), y: value(y, 100, 0), rotate: value(rotate, 100, 0), skew: value(skew, 100, 0),
+                scaleX: value(scX, 10000, 1), scaleY: value(scY, 10000, 1))
+        }
+
+        static func fixed(_ value: Double, _ places: Double) -> Double {
+            (value * places).rounded(.toNearestOrAwayFromZero) / places
         }
     }
 
@@ -192,6 +207,10 @@ struct DragonBonesUpconverter {
                                 let point = inverse.apply(Vector2(x: t.x, y: t.y))
                                 t.x = point.x
                                 t.y = point.y
+                            } else if !p.matrix.determinant.isFinite {
+                                // The tools' NaN parent (see transformAt) makes the whole frame NaN.
+                                t.x = .nan
+                                t.y = .nan
                             }
                             t.skX -= p.skY
                             t.skY -= p.skY
@@ -212,8 +231,21 @@ struct DragonBonesUpconverter {
         for index in animations.indices {
             for t in animations[index].bones.indices {
                 guard let frames = boneFrames[index][animations[index].bones[t].name] else { continue }
-                animations[index].bones[t].all = frames.map {
-                    DragonBonesWire.Frame(duration: $0.duration, tween: $0.tween, value: $0.transform.wire, clockwise: $0.clockwise)
+                // Split into translate/rotate/scale timelines, as the tools' 4.5→5.5 step writes them: the runtime
+                // reads 5.5 rotate frames raw (rotation unwrapped keyframe to keyframe, skew tweened straight).
+                let values = frames.map { (frame: $0, wire: $0.transform.frameWire) }
+                animations[index].bones[t].translate = values.map {
+                    DragonBonesWire.Frame(duration: $0.frame.duration, tween: $0.frame.tween,
+                                          value: Vector2(x: $0.wire.x, y: $0.wire.y))
+                }
+                animations[index].bones[t].rotate = values.map {
+                    DragonBonesWire.Frame(duration: $0.frame.duration, tween: $0.frame.tween,
+                                          value: (rotate: $0.wire.rotate ?? 0, skew: $0.wire.skew ?? 0),
+                                          clockwise: $0.frame.clockwise)
+                }
+                animations[index].bones[t].scaleFrames = values.map {
+                    DragonBonesWire.Frame(duration: $0.frame.duration, tween: $0.frame.tween,
+                                          value: Vector2(x: $0.wire.scaleX, y: $0.wire.scaleY))
                 }
             }
         }
@@ -326,7 +358,10 @@ struct DragonBonesUpconverter {
         case .none: tweens = false
         default: tweens = true
         }
-        guard tweens, frames.count > 1, frame.duration > 0 else { return frame.transform }
+        guard tweens, frames.count > 1 else { return frame.transform }
+        // Past the last frame the tools keep its start at the timeline's end, so a final frame of duration 0 reached
+        // at that position gives 0/0 = NaN progress and a NaN transform; the tools then write `null` values, which
+        // the runtime reads as its defaults (see `frameWire`). IEEE division reproduces that here.
         let next = frames[(index + 1) % frames.count].transform
         let p = Double(position - start) / Double(frame.duration)
         var progress = p
