@@ -32,6 +32,9 @@ public struct RenderSession: Sendable {
     public var clips: [String]?
     /// Output frames per second; `nil` uses the document's frame rate.
     public var fps: Double?
+    /// How long to play each clip, in seconds; `nil` renders one pass. A clip shorter than this wraps (or rests on
+    /// its last frame after its plays, format.md §4.10) while nested movies that keep their own time play on.
+    public var duration: Double?
     /// Which frames of each clip. A range beyond a clip is an error when one clip is rendered; with several, each
     /// clip renders the part of the range it has (and it is an error only when no clip has any of it).
     public var selection: FramePlan.Selection = .all
@@ -90,19 +93,20 @@ public struct RenderSession: Sendable {
             var clipSelection = selection
             if case .range(let range) = selection, chosen.count > 1 {
                 // Several clips of different lengths: each renders the part of the range it has.
-                let count = FramePlan.frameCount(of: clip, documentRate: document.frameRate, fps: rate)
+                let count = FramePlan.frameCount(of: clip, documentRate: document.frameRate, fps: rate,
+                                                 duration: duration)
                 guard range.lowerBound < count else {
                     if firstRangeError == nil {
                         firstRangeError = RenderError(.invalidSetting(
                             "--frames \(range.lowerBound)..\(range.upperBound) is outside every clip; the longest has "
-                                + "frames 0..\(chosen.map { FramePlan.frameCount(of: $0, documentRate: document.frameRate, fps: rate) }.max()! - 1)"))
+                                + "frames 0..\(chosen.map { FramePlan.frameCount(of: $0, documentRate: document.frameRate, fps: rate, duration: duration) }.max()! - 1)"))
                     }
                     continue
                 }
                 clipSelection = .range(range.lowerBound...min(range.upperBound, count - 1))
             }
             sequences.append((clip, try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
-                                                        selection: clipSelection)))
+                                                        selection: clipSelection, duration: duration)))
         }
         if sequences.isEmpty, let firstRangeError { throw firstRangeError }
         try checkSomethingIsDrawn(sequences.flatMap(\.plans), scenes: [scene])
@@ -153,7 +157,7 @@ public struct RenderSession: Sendable {
         for plan in plans {
             for layer in plan.layers where scenes.indices.contains(layer.scene) {
                 let scene = scenes[layer.scene]
-                let pose = scene.sampler.sample(clip: layer.clip, time: layer.time)
+                let pose = layer.pose(in: scene)
                 if pose.items.contains(where: { scene.library.sprite($0.sprite) != nil }) { return }
             }
         }

@@ -110,8 +110,8 @@ struct Render: ParsableCommand {
     /// Plays `scriptPath` on the virtual clock at the output rate and renders every tick: each animator with a clip
     /// target draws its clip at its clip time, in declaration order. INPUT's stage frames the picture.
     func renderScript(_ scriptPath: String, inputScene: RenderScene, inputPath: String) throws {
-        if options.frames != nil || !options.at.isEmpty || !clip.isEmpty {
-            throw fail("--script renders the script's own timeline; --clip, --frames and --at do not apply")
+        if options.frames != nil || !options.at.isEmpty || !clip.isEmpty || options.duration != nil {
+            throw fail("--script renders the script's own timeline; --clip, --frames, --at and --duration do not apply")
         }
         let url = URL(fileURLWithPath: scriptPath)
         let documents = Play.Documents(relativeTo: url.deletingLastPathComponent())

@@ -40,9 +40,15 @@ struct RenderOptions: ParsableArguments {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @Option(help: ArgumentHelp("Play each clip for this long instead of one pass (it wraps, or rests on its last frame after its plays; nested movies that keep their own time play on).", valueName: "seconds"))
+    var duration: Double?
+
     mutating func validate() throws {
         if frames != nil && !at.isEmpty { throw ValidationError("--frames and --at cannot be used together") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw ValidationError("--duration must be a positive number of seconds")
+        }
         if let fps, !(fps.isFinite && fps > 0) { throw ValidationError("--fps must be a positive number") }
         if let size, RenderOptions.parseSize(size) == nil {
             throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 512x512")
@@ -70,6 +76,7 @@ struct RenderOptions: ParsableArguments {
         session.background = background.flatMap(RenderOptions.parseColor) ?? .transparent
         session.png = PNGEncodingOptions(preset: png)
         session.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        session.duration = duration
     }
 
     /// `512x512` → (512, 512).
