@@ -51,13 +51,18 @@ public struct CompositionInstance: Sendable, Hashable {
     public var loop: LoopMode
     /// Which clock advances the child.
     public var clock: CompositionClock
+    /// With ``CompositionClock/independent``: the instance keeps its own time across the loops and holds of the
+    /// timeline that shows it (format.md §4.7): its age is measured on that timeline's unwrapped time, so a movie
+    /// inside a shorter or stopped parent keeps running. Written (as `keepsTime: true`) only when set.
+    public var keepsTime: Bool
 
     public init(composition: String, firstFrame: Frames = .zero, loop: LoopMode = .loop,
-                clock: CompositionClock = .parent) {
+                clock: CompositionClock = .parent, keepsTime: Bool = false) {
         self.composition = composition
         self.firstFrame = firstFrame
         self.loop = loop
         self.clock = clock
+        self.keepsTime = keepsTime
     }
 }
 
@@ -79,7 +84,8 @@ extension NodeContent: JSONRepresentable {
             }
             self = .composition(CompositionInstance(
                 composition: try json.decode("composition"), firstFrame: try json.decode("firstFrame"),
-                loop: loop, clock: clock))
+                loop: loop, clock: clock,
+                keepsTime: try json.optionalMember("keepsTime").map { (c) throws(JSONSchemaError) in try c.bool() } ?? false))
         case let other: throw type.error("unknown content type \"\(other)\"")
         }
     }
@@ -90,11 +96,13 @@ extension NodeContent: JSONRepresentable {
         case .sprite(let id): return ["type": "sprite", "sprite": .string(id)]
         case .mesh(let id): return ["type": "mesh", "mesh": .string(id)]
         case .composition(let instance):
-            return [
+            var members: [String: JSONValue] = [
                 "type": "composition", "composition": .string(instance.composition),
                 "firstFrame": instance.firstFrame.json, "loop": .string(instance.loop.rawValue),
                 "clock": .string(instance.clock.rawValue),
             ]
+            if instance.keepsTime { members["keepsTime"] = .bool(true) }
+            return .object(members)
         }
     }
 }

@@ -1,4 +1,5 @@
 import KeyframeModel
+import KeyframeEngine
 
 /// One output frame: its number and time, and the clips (one or several) sampled into it, back to front.
 public struct FramePlan: Sendable, Equatable {
@@ -10,11 +11,22 @@ public struct FramePlan: Sendable, Equatable {
         public var clip: Clip
         /// Clip time in document frames, counted from the clip's start.
         public var time: Frames
+        /// For a clip played longer than its own duration (`--duration`): document frames of playback since the
+        /// clip started, beyond its end; ``time`` is then where the playhead is (§4.10) and instances that keep
+        /// their own time age with this (§4.7). `nil`: the playback time is ``time``.
+        public var playback: Frames?
 
-        public init(scene: Int, clip: Clip, time: Frames) {
+        public init(scene: Int, clip: Clip, time: Frames, playback: Frames? = nil) {
             self.scene = scene
             self.clip = clip
             self.time = time
+            self.playback = playback
+        }
+
+        /// This layer's pose in `scene`.
+        public func pose(in scene: RenderScene) -> Pose {
+            if let playback { return scene.sampler.sample(clip: clip, playback: playback) }
+            return scene.sampler.sample(clip: clip, time: time)
         }
     }
 
@@ -47,6 +59,14 @@ public struct FramePlan: Sendable, Equatable {
         return max(1, Int(saturatingRounded: (seconds * fps - 1e-9).rounded(.up)))
     }
 
+    /// The number of frames `clip` renders at `fps`: one pass, or `duration` seconds when given.
+    public static func frameCount(of clip: Clip, documentRate: FrameRate, fps: Double, duration: Double?) -> Int {
+        guard let duration, duration.isFinite, duration > 0 else {
+            return frameCount(of: clip, documentRate: documentRate, fps: fps)
+        }
+        return max(1, Int(saturatingRounded: (duration * fps - 1e-9).rounded(.up)))
+    }
+
     /// The most frames one clip may render without choosing them (`--frames` or `--at` can pick fewer).
     public static let maximumFrames = 100_000
 
@@ -54,20 +74,31 @@ public struct FramePlan: Sendable, Equatable {
     ///
     /// - Throws: ``RenderError`` for an empty or out-of-range selection, a negative time, or two times that fall
     ///   on the same frame number.
+    ///
+    /// With `duration` (seconds), the clip is played for that long instead of one pass: it wraps between plays
+    /// and rests on its last frame after `loopCount` plays (§4.10), while instances that keep their own time run on.
     public static func plans(for clip: Clip, scene: Int = 0, documentRate: FrameRate, fps: Double,
-                             selection: Selection) throws(RenderError) -> [FramePlan] {
+                             selection: Selection, duration: Double? = nil) throws(RenderError) -> [FramePlan] {
         guard fps.isFinite, fps > 0 else { throw RenderError(.invalidSetting("--fps must be a positive number")) }
-        let count = frameCount(of: clip, documentRate: documentRate, fps: fps)
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw RenderError(.invalidSetting("--duration must be a positive number of seconds"))
+        }
+        let count = frameCount(of: clip, documentRate: documentRate, fps: fps, duration: duration)
         func plan(_ number: Int, _ seconds: Double) -> FramePlan {
-            let time = Frames(seconds * documentRate.framesPerSecond)
+            let elapsed = seconds * documentRate.framesPerSecond
+            guard duration != nil else {
+                return FramePlan(number: number, seconds: seconds,
+                                 layers: [Layer(scene: scene, clip: clip, time: Frames(elapsed))])
+            }
+            let time = Frames(PoseSampler.clipTime(clip, playback: elapsed))
             return FramePlan(number: number, seconds: seconds,
-                             layers: [Layer(scene: scene, clip: clip, time: time)])
+                             layers: [Layer(scene: scene, clip: clip, time: time, playback: Frames(elapsed))])
         }
         switch selection {
         case .all:
             guard count <= maximumFrames else {
                 throw RenderError(.invalidSetting(
-                    "clip \"\(clip.name)\" lasts \(count) frames at \(formatRate(fps)) fps, more than the "
+                    "clip \"\(clip.name)\"\(duration == nil ? "" : " played for \(duration!) s") lasts \(count) frames at \(formatRate(fps)) fps, more than the "
                         + "\(maximumFrames) Keyframe renders in one go; choose some with --frames or --at"))
             }
             return (0..<count).map { plan($0, Double($0) / fps) }

@@ -27,7 +27,7 @@ public struct FrameRenderer: Sendable {
         prepare(&frame, framing: framing, background: background)
         for layer in plan.layers where scenes.indices.contains(layer.scene) {
             let scene = scenes[layer.scene]
-            let pose = scene.sampler.sample(clip: layer.clip, time: layer.time)
+            let pose = layer.pose(in: scene)
             draw(pose, library: scene.library, framing: framing, into: &frame)
         }
     }
@@ -44,7 +44,7 @@ public struct FrameRenderer: Sendable {
         var ink = PixelRect(x: 0, y: 0, width: 0, height: 0)
         for layer in plan.layers where scenes.indices.contains(layer.scene) {
             let scene = scenes[layer.scene]
-            let pose = scene.sampler.sample(clip: layer.clip, time: layer.time)
+            let pose = layer.pose(in: scene)
             ink = ink.union(FrameRenderer.deviceBounds(of: pose.items[...], library: scene.library,
                                                       view: framing.rootToDevice))
             draw(pose, library: scene.library, framing: framing, into: &frame)

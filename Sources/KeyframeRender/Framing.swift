@@ -118,7 +118,7 @@ extension Framing {
         for plan in plans {
             for layer in plan.layers where scenes.indices.contains(layer.scene) {
                 let scene = scenes[layer.scene]
-                if let rect = bounds(of: scene.sampler.sample(clip: layer.clip, time: layer.time),
+                if let rect = bounds(of: layer.pose(in: scene),
                                      library: scene.library) {
                     box.add(rect)
                 }

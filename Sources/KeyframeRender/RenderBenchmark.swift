@@ -93,7 +93,7 @@ public enum RenderBenchmark {
         var box = BoundingBox()
         for plan in plans {
             let layer = plan.layers[0]
-            if let rect = Framing.bounds(of: scene.sampler.sample(clip: layer.clip, time: layer.time),
+            if let rect = Framing.bounds(of: layer.pose(in: scene),
                                          library: scene.library) { box.add(rect) }
         }
         let scale = framing.rootToDevice.a
@@ -114,7 +114,7 @@ public enum RenderBenchmark {
             var start = clock.now
             for plan in plans {
                 let layer = plan.layers[0]
-                poses.append(scene.sampler.sample(clip: layer.clip, time: layer.time))
+                poses.append(layer.pose(in: scene))
             }
             best.sample = min(best.sample, clock.now - start)
             items = poses.reduce(0) { $0 + $1.items.count }

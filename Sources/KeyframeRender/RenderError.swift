@@ -14,6 +14,10 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         case unknownClip(name: String, available: [String])
         /// A render setting cannot be used (empty frame range, zero size, bad colour…).
         case invalidSetting(String)
+        /// No frame of the render shows any sprite although the document has sprites (names that match no texture,
+        /// everything hidden): `frames` planned, `sprites` in the document, and the importer's one-line account of
+        /// displays without a texture when it gave one.
+        case nothingDrawn(frames: Int, sprites: Int, missingTextures: String?)
     }
 
     /// What went wrong.
@@ -37,6 +41,10 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
             return "no clip named \"\(name)\" (clips: \(names.isEmpty ? "none" : names))"
         case .invalidSetting(let message):
             return message
+        case .nothingDrawn(let frames, let sprites, let missing):
+            let why = missing.map { "; \($0)" } ?? ""
+            return "nothing to draw: none of the \(frames) frame(s) shows any of the document's \(sprites) sprite(s)"
+                + "\(why) (allow blank frames with --allow-empty)"
         }
     }
 }

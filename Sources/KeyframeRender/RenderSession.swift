@@ -38,6 +38,9 @@ public struct RenderSession: Sendable {
     public var clips: [String]?
     /// Output frames per second; `nil` uses the document's frame rate.
     public var fps: Double?
+    /// How long to play each clip, in seconds; `nil` renders one pass. A clip shorter than this wraps (or rests on
+    /// its last frame after its plays, format.md §4.10) while nested movies that keep their own time play on.
+    public var duration: Double?
     /// Which frames of each clip. A range beyond a clip is an error when one clip is rendered; with several, each
     /// clip renders the part of the range it has (and it is an error only when no clip has any of it).
     public var selection: FramePlan.Selection = .all
@@ -60,6 +63,10 @@ public struct RenderSession: Sendable {
     /// Removes this clip's frame files from earlier runs (`<clip>-NNNN.png` in the output folder, regular files
     /// only) once every frame of this run is written; nothing else in the folder is touched.
     public var clean = false
+    /// Refuse, before anything is written, a render in which no frame shows any sprite while the documents have
+    /// sprites (``RenderError/Kind/nothingDrawn(frames:sprites:missingTextures:)``): a blank result is almost always
+    /// a naming mismatch between skeleton and atlas. `keyframe render` sets it unless `--allow-empty` is given.
+    public var failWhenNothingDrawn = false
 
     public init(scene: RenderScene) {
         self.scene = scene
@@ -99,7 +106,9 @@ public struct RenderSession: Sendable {
         }
         guard !chosen.isEmpty else { throw RenderError(.invalidSetting("the document has no clips to render")) }
         let rate = fps ?? document.frameRate.framesPerSecond
-        let counts = chosen.map { FramePlan.frameCount(of: $0, documentRate: document.frameRate, fps: rate) }
+        let counts = chosen.map {
+            FramePlan.frameCount(of: $0, documentRate: document.frameRate, fps: rate, duration: duration)
+        }
         var firstSelectionError: RenderError? = nil
         var sequences: [Sequence] = []
         for (clip, count) in zip(chosen, counts) {
@@ -134,7 +143,7 @@ public struct RenderSession: Sendable {
                 }
             }
             let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
-                                            selection: clipSelection)
+                                            selection: clipSelection, duration: duration)
             sequences.append(Sequence(name: clip.name, plans: plans, frameCount: count, clip: clip,
                                       labelPrefix: chosen.count > 1 ? clip.name : nil))
         }
@@ -220,7 +229,8 @@ public struct RenderSession: Sendable {
                     + "pixels, more than the \(RenderSession.gibibytes(Double(RenderSession.maximumOutputBytes))) "
                     + "Keyframe writes in one run; choose fewer frames (--frames, --at, a lower --fps) or a smaller --size"))
         }
-        // 3. Every output location.
+        // 3. Something to see, then every output location.
+        try checkSomethingIsDrawn(sequences.flatMap(\.plans), scenes: scenes)
         try checkOutputs(sequences)
         let side = try thumbnailSide(for: contactSheet == nil ? [] : sequences.flatMap { sequence in
             sequence.plans.map { ContactSheet.label(frame: $0.number, seconds: $0.seconds, prefix: sequence.labelPrefix) }
@@ -267,6 +277,24 @@ public struct RenderSession: Sendable {
         return summaries
     }
 
+    /// With ``failWhenNothingDrawn``: throws when no layer of any of `plans` poses an item whose sprite the scene's
+    /// atlases hold, although some scene's document has sprites. Poses are sampled until the first drawn item, so a
+    /// render that draws costs one pose more.
+    private func checkSomethingIsDrawn(_ plans: [FramePlan], scenes: [RenderScene]) throws(RenderError) {
+        guard failWhenNothingDrawn else { return }
+        let sprites = scenes.reduce(0) { $0 + $1.document.assets.sprites.count }
+        guard sprites > 0 else { return }
+        for plan in plans {
+            for layer in plan.layers where scenes.indices.contains(layer.scene) {
+                let scene = scenes[layer.scene]
+                let pose = layer.pose(in: scene)
+                if pose.items.contains(where: { scene.library.sprite($0.sprite) != nil }) { return }
+            }
+        }
+        let missing = scenes.lazy.flatMap(\.document.diagnostics).first { $0.code == "textures-missing" }?.message
+        throw RenderError(.nothingDrawn(frames: plans.count, sprites: sprites, missingTextures: missing))
+    }
+
     /// The plans content framing looks at: every frame of the clip at the output rate (so that any subset of
     /// frames is framed exactly as the full render frames it), plus the selected plans themselves (an `--at` time
     /// between two frames is never cut off). A clip too long to render whole is sampled at
@@ -277,14 +305,13 @@ public struct RenderSession: Sendable {
         let documentRate = scene.document.frameRate
         var plans: [FramePlan]
         if sequence.frameCount <= FramePlan.maximumFrames {
-            plans = (try? FramePlan.plans(for: clip, documentRate: documentRate, fps: rate, selection: .all)) ?? []
+            plans = (try? FramePlan.plans(for: clip, documentRate: documentRate, fps: rate, selection: .all,
+                                          duration: duration)) ?? []
         } else {
             let step = Double(sequence.frameCount) / Double(FramePlan.maximumFrames)
-            plans = (0..<FramePlan.maximumFrames).map { index in
-                let seconds = (Double(index) * step).rounded(.down) / rate
-                return FramePlan(number: index, seconds: seconds, layers: [
-                    FramePlan.Layer(scene: 0, clip: clip, time: Frames(seconds * documentRate.framesPerSecond))])
-            }
+            let times = (0..<FramePlan.maximumFrames).map { index in (Double(index) * step).rounded(.down) / rate }
+            plans = (try? FramePlan.plans(for: clip, documentRate: documentRate, fps: rate, selection: .times(times),
+                                          duration: duration)) ?? []
         }
         let full = Set(plans.map(\.seconds))
         plans += sequence.plans.filter { !full.contains($0.seconds) }

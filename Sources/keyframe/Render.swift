@@ -48,9 +48,13 @@ struct Render: ParsableCommand {
     @Flag(help: "Print nothing but errors (and the --json report).")
     var quiet = false
 
+    @Flag(help: "Write the frames even when none of them shows any sprite (otherwise that is an error).")
+    var allowEmpty = false
+
     func validate() throws {
-        if script != nil && (options.frames != nil || !options.at.isEmpty || !clip.isEmpty) {
-            throw ValidationError("--script renders the script's own timeline; --clip, --frames and --at do not apply")
+        if script != nil && (options.frames != nil || !options.at.isEmpty || !clip.isEmpty || options.duration != nil) {
+            throw ValidationError(
+                "--script renders the script's own timeline; --clip, --frames, --at and --duration do not apply")
         }
     }
 
@@ -171,6 +175,7 @@ struct Render: ParsableCommand {
         session.outputFolder = URL(fileURLWithPath: output)
         session.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
         session.clean = clean
+        session.failWhenNothingDrawn = !allowEmpty
     }
 
     /// Plays `scriptPath` on the virtual clock at the output rate and renders every tick: each animator with a clip

@@ -41,9 +41,15 @@ struct RenderOptions: ParsableArguments {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @Option(help: ArgumentHelp("Play each clip for this long instead of one pass (it wraps, or rests on its last frame after its plays; nested movies that keep their own time play on).", valueName: "seconds"))
+    var duration: Double?
+
     mutating func validate() throws {
         if frames != nil && !at.isEmpty { throw ValidationError("--frames and --at cannot be used together") }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        if let duration, !(duration.isFinite && duration > 0) {
+            throw ValidationError("--duration \(Self.number(duration)): must be a positive number of seconds")
+        }
         if let fps, !(fps.isFinite && fps > 0 && fps <= RenderOptions.maximumFPS) {
             throw ValidationError("--fps \(Self.number(fps)): must be a number of frames per second in 0 < fps ≤ "
                                   + "\(Int(RenderOptions.maximumFPS))")
@@ -85,6 +91,7 @@ struct RenderOptions: ParsableArguments {
         session.background = background.flatMap(RenderOptions.parseColor) ?? .transparent
         session.png = PNGEncodingOptions(preset: png)
         session.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        session.duration = duration
     }
 
     /// A number as a user would type it: `-1`, `0.5`, `inf`, `nan`.

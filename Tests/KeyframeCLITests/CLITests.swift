@@ -28,7 +28,7 @@ final class CLITests: XCTestCase {
         let json = try run(["inspect", fixture.folder.path, "--json"])
         let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         XCTAssertEqual(object["sprites"] as? Int, 2)
-        XCTAssertEqual((object["clips"] as? [[String: Any]])?.count, 2)
+        XCTAssertEqual((object["clips"] as? [[String: Any]])?.count, 3, "idle, jump and the whole timeline")
 
         // A normalized document converts to itself.
         let again = try run(["convert", output.path])

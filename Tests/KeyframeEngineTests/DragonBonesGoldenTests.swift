@@ -77,10 +77,11 @@ final class DragonBonesGoldenTests: XCTestCase {
         return folder.appendingPathComponent(name!)
     }
 
-    /// Compares one sample; returns its maxima.
-    static func compare(_ sample: URL) throws -> Maxima {
+    /// Compares one sample (its golden folder, and the skeleton when it is not the corpus sample of that name);
+    /// returns its maxima.
+    static func compare(_ sample: URL, skeleton: URL? = nil) throws -> Maxima {
         let index = try json(sample.appendingPathComponent("index.json"))
-        let document = try Importer.importDocument(at: try skeletonFile(sample.lastPathComponent))
+        let document = try Importer.importDocument(at: try skeleton ?? skeletonFile(sample.lastPathComponent))
         let sampler = PoseSampler(document: document)
         let spritesByID = Dictionary(document.assets.sprites.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let meshesByID = Dictionary(document.assets.meshes.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })

@@ -130,7 +130,7 @@ final class AnimateBadInputTests: XCTestCase {
         let frames = "[{\"I\":0,\"DU\":2,\"N\":\"idle\",\"E\":[\(sprite)]},{\"I\":2,\"DU\":3,\"N\":\"run\",\"E\":[\(sprite)]}]"
         let fixture = try AnimateFixture(animation: AnimateFixture.animation(frames: frames))
         XCTAssertThrowsError(try Importer.importDocument(at: fixture.folder, options: ImportOptions(clip: "jump"))) { error in
-            XCTAssert("\(error)".contains(#"no clip named "jump" (clips: "idle", "run")"#), "\(error)")
+            XCTAssert("\(error)".contains(#"no clip named "jump" (clips: "idle", "run", "fixture")"#), "\(error)")
         }
         let only = try Importer.importDocument(at: fixture.folder, options: ImportOptions(clip: "run"))
         XCTAssertEqual(only.clips.map(\.name), ["run"])

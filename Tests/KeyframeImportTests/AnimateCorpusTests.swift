@@ -140,9 +140,12 @@ final class AnimateCorpusTests: XCTestCase {
                 XCTAssertEqual(document.clips.count, 1, "\(name): one clip over the whole timeline")
                 XCTAssertEqual(document.clips.first?.duration.value, Double(facts.rootDuration))
             } else {
-                XCTAssertEqual(document.clips.map(\.name), facts.labels.map(\.name), "\(name) clip names")
-                XCTAssertEqual(document.clips.map { Int($0.duration.value) }, facts.labels.map(\.duration), "\(name) clip lengths")
-                XCTAssertEqual(document.clips.map { Int($0.start.value) }, facts.labels.map(\.start), "\(name) clip starts")
+                // One clip per label, then one over the whole timeline (format.md §6.1).
+                XCTAssertEqual(document.clips.dropLast().map(\.name), facts.labels.map(\.name), "\(name) clip names")
+                XCTAssertEqual(document.clips.dropLast().map { Int($0.duration.value) }, facts.labels.map(\.duration), "\(name) clip lengths")
+                XCTAssertEqual(document.clips.dropLast().map { Int($0.start.value) }, facts.labels.map(\.start), "\(name) clip starts")
+                XCTAssertEqual(document.clips.last?.start.value, 0, "\(name) whole-timeline clip")
+                XCTAssertEqual(document.clips.last?.duration.value, Double(facts.rootDuration), "\(name) whole-timeline clip")
             }
             // Rotated regions: the upright size swaps the stored width and height.
             for sprite in document.assets.sprites where sprite.rotated {

@@ -99,7 +99,8 @@ final class FlumpMappingTests: XCTestCase {
         let kid = try XCTUnwrap(document.composition("main")?.nodes[1].tracks.content)
         XCTAssertEqual(kid.keyframes.map(\.frame.value), [0, 20])
         guard case .composition(let instance) = kid.keyframes[0].value else { return XCTFail("\(kid)") }
-        XCTAssertEqual(instance, CompositionInstance(composition: "sub", firstFrame: .zero, loop: .loop, clock: .independent))
+        XCTAssertEqual(instance, CompositionInstance(composition: "sub", firstFrame: .zero, loop: .loop, clock: .independent,
+                                                     keepsTime: true))
         let state = sampler.sample(composition: "main", frame: Frames(17), collectNodes: true).nodes
             .first { $0.path == "main/1:kid" }
         XCTAssertEqual(state?.childFrame, 1, "17 frames into a 4-frame movie")

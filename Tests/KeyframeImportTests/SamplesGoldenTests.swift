@@ -82,9 +82,10 @@ final class SamplesGoldenTests: XCTestCase {
         XCTAssertEqual(document.diagnostics.filter { $0.severity != .info }.count, 0, "\(document.diagnostics)")
 
         // Labels "walk" at 0 and "wave" at 24 on a 48-frame root.
-        XCTAssertEqual(document.clips.map(\.name), ["walk", "wave"])
-        XCTAssertEqual(document.clips.map(\.start.value), [0, 24])
-        XCTAssertEqual(document.clips.map(\.duration.value), [24, 24])
+        // …and the whole timeline.
+        XCTAssertEqual(document.clips.map(\.name), ["walk", "wave", "walker"])
+        XCTAssertEqual(document.clips.map(\.start.value), [0, 24, 0])
+        XCTAssertEqual(document.clips.map(\.duration.value), [24, 24, 48])
         XCTAssertEqual(document.root, "walker")
         XCTAssertEqual(Set(document.compositions.map(\.id)),
                        ["walker", "walker_head", "walker_eyes", "walker_legs", "walker_arm", "walker_shadow"])

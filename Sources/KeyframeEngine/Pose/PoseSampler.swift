@@ -44,14 +44,61 @@ public struct PoseSampler: Sendable {
     public func sample(clip: Clip, time: Frames, collectNodes: Bool = false) -> Pose {
         let t = min(max(time.value, 0), max(clip.duration.value - 1e-9, 0))
         return sample(composition: clip.composition, frame: Frames(clip.start.value + t), elapsed: t,
+                      playhead: Playhead(unwrapped: clip.start.value + t, range: clip.start.value,
+                                         clip.start.value + clip.duration.value),
                       collectNodes: collectNodes)
+    }
+
+    /// The pose of `clip` after `playback` frames of playing it (format.md §4.10): the playhead wraps between
+    /// plays and rests on the clip's last frame after `loopCount` plays, while instances that keep their own time
+    /// (`keepsTime`, §4.7) go on aging for the whole playback — a one-frame clip played for 80 frames shows its
+    /// nested movie's 80 frames.
+    public func sample(clip: Clip, playback: Frames, collectNodes: Bool = false) -> Pose {
+        let e = max(playback.value, 0)
+        return sample(composition: clip.composition, frame: Frames(clip.start.value + PoseSampler.clipTime(clip, playback: e)),
+                      elapsed: e, playhead: Playhead(unwrapped: clip.start.value + e, range: clip.start.value,
+                                                     clip.start.value + clip.duration.value),
+                      collectNodes: collectNodes)
+    }
+
+    /// Where `clip`'s playhead is after `playback` frames (§4.10): `playback mod duration` while plays remain,
+    /// then the last frame (`duration − 1`, for a clip of at least one frame).
+    public static func clipTime(_ clip: Clip, playback: Double) -> Double {
+        let length = clip.duration.value
+        guard length > 0 else { return 0 }
+        let e = max(playback, 0)
+        if clip.loopCount == 0 || e < Double(clip.loopCount) * length {
+            let r = e.truncatingRemainder(dividingBy: length)
+            return min(r, length - 1e-9)
+        }
+        return max(length - 1, 0)
     }
 
     /// The pose of composition `id` at local `frame`, `elapsed` global frames after it appeared.
     public func sample(composition id: String, frame: Frames, elapsed: Double? = nil, collectNodes: Bool = false) -> Pose {
+        let length = compositions[id]?.duration.value ?? 0
+        return sample(composition: id, frame: frame, elapsed: elapsed,
+                      playhead: Playhead(unwrapped: frame.value, range: 0, max(length, frame.value)),
+                      collectNodes: collectNodes)
+    }
+
+    /// Where a timeline's playhead runs (§4.7): its time without wraps or holds, and the range `lo ..< hi` it stays
+    /// in (a clip's range for the root; the whole timeline for a nested one).
+    struct Playhead {
+        var unwrapped: Double
+        var lo: Double, hi: Double
+        init(unwrapped: Double, range lo: Double, _ hi: Double) {
+            self.unwrapped = unwrapped
+            self.lo = lo
+            self.hi = hi
+        }
+    }
+
+    private func sample(composition id: String, frame: Frames, elapsed: Double?, playhead: Playhead,
+                        collectNodes: Bool) -> Pose {
         var pose = Pose()
         var context = Context(collectNodes: collectNodes)
-        emit(compositionID: id, local: frame.value, elapsed: elapsed ?? frame.value, linear: true,
+        emit(compositionID: id, local: frame.value, elapsed: elapsed ?? frame.value, playhead: playhead, linear: true,
              transform: .identity, color: .identity, blend: .normal, masks: [], path: id, depth: 0,
              into: &pose, context: &context)
         return pose
@@ -71,7 +118,7 @@ public struct PoseSampler: Sendable {
 
     // MARK: Evaluation
 
-    private func emit(compositionID: String, local: Double, elapsed: Double, linear: Bool, transform: Matrix2D,
+    private func emit(compositionID: String, local: Double, elapsed: Double, playhead: Playhead, linear: Bool, transform: Matrix2D,
                       color: ColorTransform, blend: BlendMode, masks: [Int], path: String, depth: Int,
                       into pose: inout Pose, context: inout Context) {
         guard depth < PoseSampler.maximumDepth, let composition = compositions[compositionID] else { return }
@@ -102,7 +149,7 @@ public struct PoseSampler: Sendable {
                     itemMasks.append(existing)
                 } else {
                     var shapes = Pose()
-                    collectMask(maskNode, in: composition, compositionID: compositionID, local: local, elapsed: elapsed,
+                    collectMask(maskNode, in: composition, compositionID: compositionID, local: local, elapsed: elapsed, playhead: playhead,
                                 linear: linear, parent: (transform, color, blend), states: &states, path: path,
                                 depth: depth, into: &shapes, context: &context)
                     pose.masks.append(shapes.items)
@@ -113,13 +160,13 @@ public struct PoseSampler: Sendable {
             }
             guard state.visible else { continue }
             emitContent(of: node, state: state, masks: itemMasks, composition: composition, frame: frame,
-                        local: local, elapsed: elapsed, linear: linear, path: path, depth: depth, into: &pose,
+                        local: local, elapsed: elapsed, playhead: playhead, linear: linear, path: path, depth: depth, into: &pose,
                         context: &context, bones: bones)
         }
     }
 
     private func emitContent(of node: Node, state: NodeFrame, masks: [Int], composition: Composition, frame: Frames,
-                             local: Double, elapsed: Double, linear: Bool, path: String, depth: Int,
+                             local: Double, elapsed: Double, playhead: Playhead, linear: Bool, path: String, depth: Int,
                              into pose: inout Pose, context: inout Context, bones: [String: Matrix2D] = [:]) {
         guard let held = node.tracks.content?.heldKeyframe(at: frame) else {
             if context.collectNodes {
@@ -149,14 +196,23 @@ public struct PoseSampler: Sendable {
             guard let child = compositions[instance.composition] else { break }
             let start = held.keyframe.frame.value
             let parentAge = local - start
-            // Global frames since the span began: the parent's own progression when it runs linearly with time,
-            // otherwise the span began when the parent appeared.
-            let spanElapsed = linear ? parentAge : elapsed
+            // Global frames since the span began: the parent's own progression when it runs linearly with time
+            // (measured on its unwrapped time for an instance that keeps its own time across the parent's loops
+            // and holds), otherwise the span began when the parent appeared.
+            // It keeps its own time only while the playhead cannot leave its keyframe's span: the span covers
+            // the whole range the playhead runs in, so a wrap or a stop never makes the instance reappear.
+            let covers = start <= playhead.lo && (held.next.map { playhead.hi <= $0.value } ?? true)
+            let keeps = instance.keepsTime && instance.clock == .independent && covers
+            let spanElapsed = linear ? (keeps ? playhead.unwrapped - start : parentAge) : elapsed
             let age = instance.clock == .parent ? parentAge : spanElapsed
             let (childLocal, childLinear) = PoseSampler.childFrame(instance, age: age, length: child.duration.value,
                                                                    parentLinear: linear)
             childFrame = childLocal
-            emit(compositionID: child.id, local: childLocal, elapsed: spanElapsed, linear: childLinear,
+            // The child's own unwrapped time: its first frame plus its age, before wrapping (it matters only while
+            // the child runs linearly, i.e. loops or has not reached its end).
+            let childPlayhead = Playhead(unwrapped: instance.firstFrame.value + age, range: 0, child.duration.value)
+            emit(compositionID: child.id, local: childLocal, elapsed: spanElapsed, playhead: childPlayhead,
+                 linear: childLinear,
                  transform: state.transform, color: state.color, blend: state.blend, masks: masks,
                  path: "\(path)/\(node.id)>\(child.id)", depth: depth + 1, into: &pose, context: &context)
         }
@@ -259,7 +315,7 @@ public struct PoseSampler: Sendable {
 
     /// Samples the mask node and its descendants into a list of shapes.
     private func collectMask(_ maskIndex: Int, in composition: Composition, compositionID: String, local: Double,
-                             elapsed: Double, linear: Bool, parent: (Matrix2D, ColorTransform, BlendMode),
+                             elapsed: Double, playhead: Playhead, linear: Bool, parent: (Matrix2D, ColorTransform, BlendMode),
                              states: inout [NodeFrame?], path: String, depth: Int, into pose: inout Pose,
                              context: inout Context) {
         let frame = Frames(local)
@@ -269,7 +325,7 @@ public struct PoseSampler: Sendable {
                 state.visible
             else { continue }
             emitContent(of: composition.nodes[index], state: state, masks: [], composition: composition, frame: frame,
-                        local: local, elapsed: elapsed, linear: linear, path: path, depth: depth, into: &pose,
+                        local: local, elapsed: elapsed, playhead: playhead, linear: linear, path: path, depth: depth, into: &pose,
                         context: &quiet)
         }
     }

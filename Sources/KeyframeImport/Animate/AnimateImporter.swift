@@ -167,13 +167,15 @@ struct AnimateImporter {
         }
 
         let ordered = [rootName] + compositionOrder.filter { $0 != rootName }
+        var orderedCompositions = ordered.compactMap { compositions[$0] }
+        KeepsTimeMarking.apply(to: &orderedCompositions)
         return Document(
             name: documentName, frameRate: FrameRate(fps), stage: stage,
             source: Provenance(
                 format: isBTA ? .betterTextureAtlas : .animateAtlas, formatVersion: btaVersion, tool: app,
                 toolVersion: spriteMaps.first?.version, variant: variant, files: folder.filesRead.sorted()),
             assets: Assets(images: images, sprites: sprites),
-            compositions: ordered.compactMap { compositions[$0] },
+            compositions: orderedCompositions,
             root: rootName, clips: clips, diagnostics: collector.diagnostics)
     }
 
@@ -596,6 +598,13 @@ struct AnimateImporter {
             clips.append(Clip(name: clipName, composition: rootComposition.id, start: Frames(Double(label.frame)),
                               duration: Frames(length), loopCount: 0))
         }
+        // Always the whole timeline too (after the labelled clips): labels often mark one-frame states whose
+        // movie clips play on while the playhead stays, and frames before the first label belong to no label.
+        var wholeName = name
+        var counter = 2
+        while used.contains(wholeName) { wholeName = "\(name)-\(counter)"; counter += 1 }
+        clips.append(Clip(name: wholeName, composition: rootComposition.id, start: .zero,
+                          duration: rootComposition.duration, loopCount: 0))
         return clips
     }
 }

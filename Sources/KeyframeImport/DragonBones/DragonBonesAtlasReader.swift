@@ -80,7 +80,7 @@ struct DragonBonesAtlasReader {
         let image = try addImage(imagePath, declared: declared, resolution: scale, folder: folder, file: file,
                                  into: &result)
         for texture in try json.member("SubTexture").array() {
-            let name = try texture.member("name").string()
+            let name = try texture.member("name").name()
             let region = Rect(
                 x: try texture.member("x").lenientNumber(), y: try texture.member("y").lenientNumber(),
                 width: try texture.member("width").lenientNumber(), height: try texture.member("height").lenientNumber())
@@ -111,8 +111,10 @@ struct DragonBonesAtlasReader {
         if scale <= 0 { scale = 1 }
         let image = try addImage(imagePath, declared: nil, resolution: scale, folder: folder, file: file, into: &result)
         for entry in try json.member("frames").array() {
-            var name = try entry.member("filename").string()
-            for suffix in [".png", ".jpg"] where name.hasSuffix(suffix) { name = String(name.dropLast(suffix.count)) }
+            var name = try entry.member("filename").name()
+            // TexturePacker loaders name the texture after the file without its extension (StageXL:
+            // `getFilenameWithoutExtension`, i.e. everything before the last dot that is not the first character).
+            if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }
             let rect = try entry.member("frame")
             let rotated = try entry.optionalMember("rotated")?.bool() ?? false
             var width = try rect.member("w").lenientNumber(), height = try rect.member("h").lenientNumber()

@@ -113,7 +113,7 @@ struct DragonBonesBinaryReader {
         var scale = try number(json, "scale", 1)
         if scale <= 0 { scale = 1 }
         var animation = DragonBonesWire.Animation(
-            name: try json.optionalMember("name")?.string() ?? "default", duration: duration,
+            name: try json.optionalName("name") ?? "default", duration: duration,
             playTimes: max(Int(plays), 0), scale: scale, bones: [], slots: [], deforms: [],
             zOrder: nil, eventCount: 0, ikTimelineCount: 0, path: json.path)
         for key in ["action", "zOrder", "ffd", "deform"] where json.has(key) { animation.eventCount += 1 }

@@ -48,7 +48,7 @@ enum DragonBonesImporter {
                 reason: "no texture atlas next to it (expected \(file.hasSuffix("_ske.json") ? String(file.dropLast(9)) + "_tex.json" : "texture.json"))"))
         }
         let atlas = try DragonBonesAtlasReader().read(folder, files: atlasFiles, diagnostics: &diagnostics)
-        let data: DragonBonesWire.Data
+        var data: DragonBonesWire.Data
         if binary {
             let reader = DragonBonesBinaryReader(arrays: arrays)
             data = try root.within(file) { (json) throws(JSONSchemaError) in
@@ -76,6 +76,8 @@ enum DragonBonesImporter {
             throw ImportError(.missingFile(path: folder.url(for: image.path).path,
                                            reason: "texture atlas image named by \(atlasFiles[0]) not found"))
         }
+        DragonBonesTexturePairing(textures: Set(atlas.sprites.map(\.id)))
+            .apply(to: &data, file: file, diagnostics: &diagnostics)
         var normalizer = DragonBonesNormalizer(data: data, atlas: atlas, file: file, diagnostics: diagnostics)
         var document = try normalizer.run()
         document.source.files = folder.filesRead.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }

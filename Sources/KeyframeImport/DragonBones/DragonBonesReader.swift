@@ -37,7 +37,7 @@ struct DragonBonesReader {
         var bones: [DragonBonesWire.Bone] = []
         for cursor in try optionalArray(json, "bone") {
             bones.append(DragonBonesWire.Bone(
-                name: try cursor.member("name").string(), parent: try optionalString(cursor, "parent"),
+                name: try cursor.member("name").name(), parent: try optionalString(cursor, "parent"),
                 transform: try transform(cursor, "transform"), length: try number(cursor, "length", 0),
                 inheritTranslation: try bool(cursor, "inheritTranslation", true),
                 inheritRotation: try bool(cursor, "inheritRotation", true),
@@ -51,7 +51,7 @@ struct DragonBonesReader {
                 if case .string(let name) = mode.value { blend = name } else { blend = String(try int(cursor, "blendMode", 0)) }
             }
             slots.append(DragonBonesWire.Slot(
-                name: try cursor.member("name").string(), parent: try string(cursor, "parent", ""),
+                name: try cursor.member("name").name(), parent: try string(cursor, "parent", ""),
                 displayIndex: try int(cursor, "displayIndex", 0), blendMode: blend,
                 color: try cursor.optionalMember("color").map { (c) throws(JSONSchemaError) in try color(c) },
                 path: cursor.path))
@@ -60,7 +60,7 @@ struct DragonBonesReader {
         for cursor in try optionalArray(json, "skin") {
             var displays: [String: [DragonBonesWire.Display]] = [:]
             for slot in try optionalArray(cursor, "slot") {
-                let name = try slot.member("name").string()
+                let name = try slot.member("name").name()
                 var list: [DragonBonesWire.Display] = []
                 for display in try optionalArray(slot, "display") { list.append(try readDisplay(display)) }
                 displays[name, default: []].append(contentsOf: list)
@@ -79,7 +79,7 @@ struct DragonBonesReader {
             var bone = try cursor.member(anyOf: ["bone", "name"])
             if let explicit = try cursor.optionalMember("bone") { bone = explicit }
             ik.append(DragonBonesWire.IK(
-                name: try string(cursor, "name", ""), bone: try bone.string(), target: try cursor.member("target").string(),
+                name: try string(cursor, "name", ""), bone: try bone.name(), target: try cursor.member("target").name(),
                 bendPositive: try bool(cursor, "bendPositive", true), chain: try int(cursor, "chain", 0),
                 weight: try number(cursor, "weight", 1), path: cursor.path))
         }
@@ -94,7 +94,7 @@ struct DragonBonesReader {
         }
         let frameRate = try json.optionalMember("frameRate").map { (c) throws(JSONSchemaError) in try c.lenientNumber() }
         return DragonBonesWire.Armature(
-            name: try json.member("name").string(), frameRate: frameRate.flatMap { $0 > 0 ? $0 : nil }, bones: bones,
+            name: try json.member("name").name(), frameRate: frameRate.flatMap { $0 > 0 ? $0 : nil }, bones: bones,
             slots: slots, skins: skins, ik: ik, animations: animations, defaultAnimation: defaultAnimation,
             pathConstraintCount: pathConstraints, path: json.path)
     }
@@ -150,7 +150,7 @@ struct DragonBonesReader {
         var bones: [DragonBonesWire.BoneTimeline] = []
         for cursor in try optionalArray(json, "bone") {
             var timeline = DragonBonesWire.BoneTimeline(
-                name: try cursor.member("name").string(), scale: try number(cursor, "scale", 1),
+                name: try cursor.member("name").name(), scale: try number(cursor, "scale", 1),
                 offset: try number(cursor, "offset", 0), path: cursor.path)
             if cursor.has("frame") {
                 timeline.all = try frames(cursor, "frame", tweened: true, events: &events) {
@@ -177,7 +177,7 @@ struct DragonBonesReader {
         var slots: [DragonBonesWire.SlotTimeline] = []
         for cursor in try optionalArray(json, "slot") {
             var timeline = DragonBonesWire.SlotTimeline(
-                name: try cursor.member("name").string(), scale: try number(cursor, "scale", 1),
+                name: try cursor.member("name").name(), scale: try number(cursor, "scale", 1),
                 offset: try number(cursor, "offset", 0), path: cursor.path)
             let displayKey = cursor.has("displayFrame") ? "displayFrame" : "frame"
             if cursor.has(displayKey) {
@@ -188,7 +188,7 @@ struct DragonBonesReader {
                 // A slot frame's action plays an animation of the child armature the slot shows (converted).
                 for frame in try cursor.member(displayKey).array() {
                     var play: String? = nil
-                    if case .string(let name)? = frame.value["action"] { play = name }
+                    if let action = frame.value["action"].flatMap({ try? JSONCursor($0).name() }) { play = action }
                     for action in try optionalArray(frame, "actions") where play == nil {
                         play = try optionalString(action, "gotoAndPlay")
                     }
@@ -341,9 +341,7 @@ struct DragonBonesReader {
     }
 
     private func optionalString(_ json: JSONCursor, _ key: String) throws(JSONSchemaError) -> String? {
-        guard let cursor = try json.optionalMember(key) else { return nil }
-        if case .number(let number) = cursor.value { return String(number) }
-        return try cursor.string()
+        try json.optionalName(key)
     }
 
     private func optionalArray(_ json: JSONCursor, _ key: String) throws(JSONSchemaError) -> [JSONCursor] {

@@ -30,12 +30,27 @@ struct DragonBonesUpconverter {
 
         /// The transform as the tools write it: positions and angles to two decimals, scales to four.
         var wire: DragonBonesWire.Transform {
-            func fixed(_ value: Double, _ places: Double) -> Double {
-                (value * places).rounded(.toNearestOrAwayFromZero) / places
-            }
+            DragonBonesWire.Transform(
+                x: Self.fixed(x, 100), y: Self.fixed(y, 100), skewX: Self.fixed(skX, 100), skewY: Self.fixed(skY, 100),
+                scaleX: Self.fixed(scX, 10000), scaleY: Self.fixed(scY, 10000))
+        }
+
+        /// An animation frame as the tools' 4.5→5.5 step (`toNew`) writes it: `rotate = normalizeDegree(skY)`,
+        /// `skew = normalizeDegree(skX − skY)` (both in −180…180, −180 becoming +180), then rounded to two decimals
+        /// (`formatFormat`). The runtime tweens `rotate` the short way or by `clockwise` turns and `skew` straight
+        /// from value to value, so a 2.x frame whose skX and skY lie on either side of ±180 turns as it does there.
+        /// A value the conversion made NaN is written as `null`, which the runtime reads as the key's default.
+        var frameWire: DragonBonesWire.Transform {
+            func value(_ v: Double, _ places: Double, _ fallback: Double) -> Double { v.isNaN ? fallback : Self.fixed(v, places) }
+            let rotate = DragonBonesUpconverter.normalizedDegrees(DragonBonesUpconverter.normalizedDegrees(skY))
+            let skew = DragonBonesUpconverter.normalizedDegrees(DragonBonesUpconverter.normalizedDegrees(skX - skY))
             return DragonBonesWire.Transform(
-                x: fixed(x, 100), y: fixed(y, 100), skewX: fixed(skX, 100), skewY: fixed(skY, 100),
-                scaleX: fixed(scX, 10000), scaleY: fixed(scY, 10000))
+                x: value(x, 100, 0), y: value(y, 100, 0), rotate: value(rotate, 100, 0), skew: value(skew, 100, 0),
+                scaleX: value(scX, 10000, 1), scaleY: value(scY, 10000, 1))
+        }
+
+        static func fixed(_ value: Double, _ places: Double) -> Double {
+            (value * places).rounded(.toNearestOrAwayFromZero) / places
         }
     }
 
@@ -67,7 +82,7 @@ struct DragonBonesUpconverter {
             severity: .info, code: "up-converted",
             message: "DragonBones \(version) data was up-converted to the 4.5 form as the DragonBones tools do", file: file))
         return DragonBonesWire.Data(
-            name: try root.optionalMember("name")?.string() ?? "", version: version, frameRate: frameRate,
+            name: try root.optionalName("name") ?? "", version: version, frameRate: frameRate,
             armatures: armatures)
     }
 
@@ -78,13 +93,9 @@ struct DragonBonesUpconverter {
         return try cursor.lenientNumber()
     }
 
-    /// A name that 2.x exporters sometimes write as a number.
+    /// A name, which 2.x exporters sometimes write as a number (read as the runtime's `String(value)`).
     private func text(_ json: JSONCursor, _ key: String) throws(JSONSchemaError) -> String? {
-        guard let cursor = try json.optionalMember(key) else { return nil }
-        if case .number(let number) = cursor.value {
-            return number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
-        }
-        return try cursor.string()
+        try json.optionalName(key)
     }
 
     /// A whole number limited to ±100 000 000 (a wild value is an error with its path, not a trap).
@@ -110,12 +121,12 @@ struct DragonBonesUpconverter {
     }
 
     private func readArmature(_ json: JSONCursor, isGlobal: Bool) throws(JSONSchemaError) -> DragonBonesWire.Armature {
-        let name = try json.member("name").string()
+        let name = try json.member("name").name()
         // Bones, parents first.
         var bones: [(name: String, parent: String?, transform: Transform, path: JSONPath)] = []
         for cursor in try json.optionalMember("bone")?.array() ?? [] {
-            let parent = try cursor.optionalMember("parent")?.string()
-            bones.append((try cursor.member("name").string(), parent.flatMap { $0.isEmpty ? nil : $0 },
+            let parent = try cursor.optionalName("parent")
+            bones.append((try cursor.member("name").name(), parent.flatMap { $0.isEmpty ? nil : $0 },
                           try transform(cursor), cursor.path))
         }
         bones = Self.parentsFirst(bones)
@@ -130,22 +141,25 @@ struct DragonBonesUpconverter {
             let sorted = skinSlots.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
             var displays: [String: [DragonBonesWire.Display]] = [:]
             for (_, cursor) in sorted {
-                let slotName = try cursor.member("name").string()
+                let slotName = try cursor.member("name").name()
                 if !slots.contains(where: { $0.name == slotName }) {
                     var blend: String? = nil
-                    if let mode = try cursor.optionalMember("blendMode") { blend = try mode.string() }
+                    if let mode = try cursor.optionalMember("blendMode") { blend = try mode.name() }
                     let c = try color(cursor)
                     slots.append(DragonBonesWire.Slot(
-                        name: slotName, parent: try cursor.optionalMember("parent")?.string() ?? "",
+                        name: slotName, parent: try cursor.optionalName("parent") ?? "",
                         displayIndex: try int(cursor, "displayIndex", 0), blendMode: blend,
                         color: c == DragonBonesWire.Color() ? nil : c, path: cursor.path))
                 }
                 var list: [DragonBonesWire.Display] = []
                 for display in try cursor.optionalMember("display")?.array() ?? [] {
-                    let displayName = try display.optionalMember("name")?.string() ?? ""
-                    let type = try display.optionalMember("type")?.string() ?? "image"
+                    let displayName = try display.optionalName("name") ?? ""
+                    let type = try display.optionalName("type") ?? "image"
                     var t = try transform(display)
-                    if type == "image", let size = textureSizes[displayName] {
+                    if type == "image", let size = textureSizes[displayName]
+                        ?? DragonBonesTexturePairing(textures: Set(textureSizes.keys)).resolve(displayName).texture
+                        .flatMap({ textureSizes[$0] })
+                    {
                         t.x += 0.5 * size.width - t.pX
                         t.y += 0.5 * size.height - t.pY
                     }
@@ -193,6 +207,10 @@ struct DragonBonesUpconverter {
                                 let point = inverse.apply(Vector2(x: t.x, y: t.y))
                                 t.x = point.x
                                 t.y = point.y
+                            } else if !p.matrix.determinant.isFinite {
+                                // The tools' NaN parent (see transformAt) makes the whole frame NaN.
+                                t.x = .nan
+                                t.y = .nan
                             }
                             t.skX -= p.skY
                             t.skY -= p.skY
@@ -213,8 +231,21 @@ struct DragonBonesUpconverter {
         for index in animations.indices {
             for t in animations[index].bones.indices {
                 guard let frames = boneFrames[index][animations[index].bones[t].name] else { continue }
-                animations[index].bones[t].all = frames.map {
-                    DragonBonesWire.Frame(duration: $0.duration, tween: $0.tween, value: $0.transform.wire, clockwise: $0.clockwise)
+                // Split into translate/rotate/scale timelines, as the tools' 4.5→5.5 step writes them: the runtime
+                // reads 5.5 rotate frames raw (rotation unwrapped keyframe to keyframe, skew tweened straight).
+                let values = frames.map { (frame: $0, wire: $0.transform.frameWire) }
+                animations[index].bones[t].translate = values.map {
+                    DragonBonesWire.Frame(duration: $0.frame.duration, tween: $0.frame.tween,
+                                          value: Vector2(x: $0.wire.x, y: $0.wire.y))
+                }
+                animations[index].bones[t].rotate = values.map {
+                    DragonBonesWire.Frame(duration: $0.frame.duration, tween: $0.frame.tween,
+                                          value: (rotate: $0.wire.rotate ?? 0, skew: $0.wire.skew ?? 0),
+                                          clockwise: $0.frame.clockwise)
+                }
+                animations[index].bones[t].scaleFrames = values.map {
+                    DragonBonesWire.Frame(duration: $0.frame.duration, tween: $0.frame.tween,
+                                          value: Vector2(x: $0.wire.scaleX, y: $0.wire.scaleY))
                 }
             }
         }
@@ -248,7 +279,7 @@ struct DragonBonesUpconverter {
         var slotTimelines: [DragonBonesWire.SlotTimeline] = []
         var boneFrames: [String: [BoneFrame]] = [:]
         for timeline in try json.optionalMember("timeline")?.array() ?? [] {
-            let name = try timeline.member("name").string()
+            let name = try timeline.member("name").name()
             let scale = try number(timeline, "scale", 1), offset = try number(timeline, "offset", 0)
             var bones: [BoneFrame] = []
             var displays: [DragonBonesWire.Frame<Int>] = []
@@ -301,7 +332,7 @@ struct DragonBonesUpconverter {
         var animationScale = try number(json, "scale", 1)
         if animationScale <= 0 { animationScale = 1 }
         let animation = DragonBonesWire.Animation(
-            name: try json.optionalMember("name")?.string() ?? "default",
+            name: try json.optionalName("name") ?? "default",
             duration: min(max(try int(json, "duration", 1), 0), 100_000), playTimes: max(try int(json, "loop", 1), 0),
             scale: animationScale, bones: boneTimelines, slots: slotTimelines, deforms: [], zOrder: nil,
             eventCount: events, ikTimelineCount: 0, path: json.path)
@@ -327,7 +358,10 @@ struct DragonBonesUpconverter {
         case .none: tweens = false
         default: tweens = true
         }
-        guard tweens, frames.count > 1, frame.duration > 0 else { return frame.transform }
+        guard tweens, frames.count > 1 else { return frame.transform }
+        // Past the last frame the tools keep its start at the timeline's end, so a final frame of duration 0 reached
+        // at that position gives 0/0 = NaN progress and a NaN transform; the tools then write `null` values, which
+        // the runtime reads as its defaults (see `frameWire`). IEEE division reproduces that here.
         let next = frames[(index + 1) % frames.count].transform
         let p = Double(position - start) / Double(frame.duration)
         var progress = p

@@ -98,6 +98,7 @@ struct FlumpImporter {
             compositions.append(composition)
             clips += makeClips(movie, duration: composition.duration, used: &usedClipNames)
         }
+        KeepsTimeMarking.apply(to: &compositions)
 
         return Document(
             name: documentName, frameRate: FrameRate(library.frameRate),
