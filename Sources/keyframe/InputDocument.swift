@@ -12,6 +12,8 @@ struct InputDocument {
     var folder: URL
     /// Which format INPUT holds.
     var format: DetectedFormat
+    /// The export's folder as the user wrote it (see ``displayFolder(input:folder:)``).
+    var displayFolder: String
 
     /// Imports `input` with `options`.
     ///
@@ -21,7 +23,8 @@ struct InputDocument {
         do {
             let detected = try Importer.detect(url)
             let document = try Importer.importDocument(at: url, options: options)
-            return InputDocument(document: document, folder: detected.folder, format: detected.format)
+            return InputDocument(document: document, folder: detected.folder, format: detected.format,
+                                 displayFolder: displayFolder(input: input, folder: detected.folder))
         } catch {
             throw fail(describe(error, input: input))
         }
@@ -49,9 +52,13 @@ struct InputDocument {
         return folder.path
     }
 
-    /// Prints the document's warning diagnostics on standard error (`keyframe: warning: …`).
+    /// Prints the document's warning diagnostics on standard error (`keyframe: warning: …`), their files named
+    /// with the export's path as the user gave it.
     func printWarnings() throws(ExitCode) {
-        for diagnostic in document.diagnostics where diagnostic.severity == .warning {
+        for var diagnostic in document.diagnostics where diagnostic.severity == .warning {
+            if let file = diagnostic.file, !file.hasPrefix("/"), !displayFolder.isEmpty {
+                diagnostic.file = displayFolder.hasSuffix("/") ? displayFolder + file : displayFolder + "/" + file
+            }
             try Output.warn("\(diagnostic)")
         }
     }

@@ -439,6 +439,7 @@ final class CLIContractTests: XCTestCase {
             let converted = try run(["convert", bare.path])
             XCTAssertEqual(converted.status, 0, converted.stderr)
             XCTAssertTrue(converted.stderr.hasPrefix("keyframe: warning: [atlas-image-missing]"), converted.stderr)
+            XCTAssertTrue(converted.stderr.contains("(\(bare.path)/\(files[1])"), "the warning names the export: \(converted.stderr)")
             let full = try run(["convert", source.path])
             func object(_ text: String) throws -> [String: Any] {
                 try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
@@ -466,5 +467,26 @@ final class CLIContractTests: XCTestCase {
         let bash = try run(["--generate-completion-script", "bash"]).stdout
         XCTAssertTrue(bash.contains("-fX '!*.@(json)'"), "--script and convert -o complete JSON files")
         XCTAssertTrue(bash.contains("'--assets')\n        __keyframe_add_completions -d"), "--assets completes folders")
+    }
+
+    /// On a terminal the progress bar counts frames over every clip of the run and ends with the time taken.
+    /// (`script` gives the run a pseudo-terminal; skipped where util-linux's `script` is missing.)
+    func testProgressBarCountsTheWholeRunOnATerminal() throws {
+        let tool = "/usr/bin/script"
+        guard FileManager.default.isExecutableFile(atPath: tool) else { throw XCTSkip("no \(tool)") }
+        let out = try TestPaths.temporaryFolder("contract-progress")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: tool)
+        process.arguments = ["-qec", "\(CLIRunner.binary.path) render \(walker) -o \(out.path)", "/dev/null"]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        let text = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, text)
+        let draws = text.components(separatedBy: "\r").filter { $0.contains(" frames") }
+        XCTAssertTrue(draws.contains { $0.hasPrefix("walk ") && $0.contains("/48 frames") && $0.contains(" left") }, text)
+        XCTAssertTrue(draws.contains { $0.hasPrefix("wave 24/24 [") && $0.contains("] 48/48 frames, 0:") }, text)
     }
 }
