@@ -1,0 +1,4 @@
+import ArgumentParser
+
+/// Placeholder replaced below.
+struct Preview: ParsableCommand {}
