@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "KeyframeRender", targets: ["KeyframeRender"]),
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
         .library(name: "KeyframeVerify", targets: ["KeyframeVerify"]),
+        .library(name: "KeyframePreview", targets: ["KeyframePreview"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -36,11 +37,12 @@ let package = Package(
         .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
         .target(name: "KeyframeVerify",
                 dependencies: ["KeyframeJSON", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
+        .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine"]),
         .executableTarget(
             name: "keyframe",
             dependencies: [
                 "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
-                "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeVerify",
+                "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeVerify", "KeyframePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
