@@ -289,8 +289,10 @@ enum PreviewPlayer {
           window.addEventListener("hashchange", readHash);
           document.addEventListener("keydown", (e) => {
             const tag = (e.target && e.target.tagName) || "";
-            if (tag === "SELECT" || (tag === "INPUT" && e.target.type !== "checkbox")) return;
-            if (e.key === " " || e.code === "Space") { e.preventDefault(); state.playing ? pause() : play(); }
+            const isSpace = e.key === " " || e.code === "Space";
+            // Form fields keep their own keys; the scrubber moves itself with arrows/Home/End but space plays.
+            if (tag === "SELECT" || (tag === "INPUT" && e.target.type !== "checkbox" && !(e.target.type === "range" && isSpace))) return;
+            if (isSpace) { e.preventDefault(); state.playing ? pause() : play(); }
             else if (e.key === "ArrowLeft") { e.preventDefault(); step(-1); }
             else if (e.key === "ArrowRight") { e.preventDefault(); step(1); }
             else if (e.key === "Home") { e.preventDefault(); pause(); show(0); setHash(); }

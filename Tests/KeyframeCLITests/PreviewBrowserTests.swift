@@ -1,0 +1,126 @@
+import Foundation
+import KeyframePNG
+import KeyframeRaster
+import KeyframeTestSupport
+import XCTest
+
+/// `keyframe preview` pages opened from disk in a real headless Chromium: the frame on screen is `render`'s frame
+/// pixel for pixel, the keyboard, step buttons, scrubber and `#frame=N&clip=NAME` land on the right frames, and the
+/// page requests nothing from the network.
+final class PreviewBrowserTests: XCTestCase {
+    var walker: String { TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path }
+
+    /// Chromium, or a skip that says why the test cannot run.
+    func browser() throws -> String {
+        guard let chromium = ChromiumSession.executable() else {
+            throw XCTSkip("chromium is not installed (Scripts/ensure-deps.sh installs it: apt-get install chromium); "
+                          + "the preview's browser tests cannot run")
+        }
+        return chromium
+    }
+
+    /// Compares the canvas on screen with a frame `render` wrote; returns the comparison.
+    func assertScreenShows(_ chromium: ChromiumSession, _ framePath: String, _ message: String,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let rect = try chromium.rect(of: "view")
+        let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width,
+                                                              height: rect.height))
+        let expected = try PNGDecoder().decode(contentsOf: framePath)
+        let comparison = BitmapComparison.compare(shot, expected, tolerance: 1)
+        if !comparison.matches {
+            var encoder = PNGEncoder(options: .fast)
+            comparison.writeArtifacts(named: "preview-" + URL(fileURLWithPath: framePath).lastPathComponent,
+                                      actual: shot, directory: BitmapComparison.artifactDirectory,
+                                      encoder: { try encoder.encode($0) })
+        }
+        XCTAssertTrue(comparison.matches, "\(message): \(comparison.summary)", file: file, line: line)
+    }
+
+    func current(_ chromium: ChromiumSession) throws -> (clip: String, frame: Int) {
+        let value = try chromium.evaluate("[keyframePreview.current().clip, keyframePreview.current().frame]") as? [Any]
+        return (value?[0] as? String ?? "?", (value?[1] as? NSNumber)?.intValue ?? -1)
+    }
+
+    func testPageShowsRenderedFramesAndControlsLandOnTheRightFrame() throws {
+        let executable = try browser()
+        let root = try TestPaths.temporaryFolder("preview-browser")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let frames = root.appendingPathComponent("frames")
+        let page = root.appendingPathComponent("walker preview.html")  // a space: the file URL must be encoded
+        // Opaque frames (a background colour), so the canvas on screen equals the PNG exactly.
+        let options = ["--background", "#336699", "--jobs", "2"]
+        let render = try CLIRunner.run(["render", walker, "-o", frames.path] + options)
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let preview = try CLIRunner.run(["preview", walker, "-o", page.path] + options)
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertTrue(preview.stdout.contains("2 clip(s), 48 frame(s)"), preview.stdout)
+
+        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
+        defer { chromium.close() }
+        let url = page.absoluteURL.absoluteString
+        try chromium.navigate(url + "#frame=5&clip=walk")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        XCTAssertEqual(try current(chromium).frame, 5)
+        XCTAssertEqual(try current(chromium).clip, "walk")
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0005.png").path, "#frame=5")
+
+        // Keyboard: → steps forward, End and Home jump.
+        try chromium.press(key: "ArrowRight", code: "ArrowRight", keyCode: 39)
+        XCTAssertEqual(try current(chromium).frame, 6)
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0006.png").path, "after →")
+        try chromium.press(key: "End", code: "End", keyCode: 35)
+        XCTAssertEqual(try current(chromium).frame, 23)
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0023.png").path, "after End")
+        try chromium.press(key: "Home", code: "Home", keyCode: 36)
+        XCTAssertEqual(try current(chromium).frame, 0)
+
+        // The step buttons, clicked with the mouse.
+        let forward = try chromium.rect(of: "forward")
+        for _ in 0..<3 { try chromium.click(x: forward.x + forward.width / 2, y: forward.y + forward.height / 2) }
+        let back = try chromium.rect(of: "back")
+        try chromium.click(x: back.x + back.width / 2, y: back.y + back.height / 2)
+        XCTAssertEqual(try current(chromium).frame, 2)
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0002.png").path, "after 3× next, 1× back")
+        XCTAssertTrue(try chromium.evaluate("location.hash") as? String == "#frame=2&clip=walk")
+
+        // The scrubber, clicked three quarters of the way along: a frame near 17 of 0…23, and the one shown.
+        let scrubber = try chromium.rect(of: "scrubber")
+        try chromium.click(x: scrubber.x + scrubber.width * 0.75, y: scrubber.y + scrubber.height / 2)
+        let scrubbed = try current(chromium).frame
+        XCTAssertTrue((15...19).contains(scrubbed), "scrubber at 75% shows frame \(scrubbed)")
+        let label = String(format: "walk-%04d.png", scrubbed)
+        try assertScreenShows(chromium, frames.appendingPathComponent(label).path, "after the scrubber")
+        let readout = try chromium.evaluate("document.getElementById('readout').textContent") as? String ?? ""
+        XCTAssertTrue(readout.hasPrefix("frame \(scrubbed) ("), readout)
+
+        // Space plays; space again pauses on a later frame.
+        try chromium.press(key: " ", code: "Space", keyCode: 32)
+        try chromium.wait(for: "keyframePreview.shown.length >= 3")
+        try chromium.press(key: " ", code: "Space", keyCode: 32)
+        XCTAssertEqual(try chromium.evaluate("keyframePreview.current().playing") as? Bool, false)
+
+        // Another clip through the fragment.
+        try chromium.evaluate("location.hash = '#frame=3&clip=wave'")
+        try chromium.wait(for: "keyframePreview.current().clip === 'wave' && keyframePreview.current().frame === 3")
+        try assertScreenShows(chromium, frames.appendingPathComponent("wave-0003.png").path, "#frame=3&clip=wave")
+
+        // Curves are drawn for the selected node (SVG polylines with keyframe markers).
+        let polylines = try chromium.evaluate("document.querySelectorAll('#curves polyline').length") as? Int ?? 0
+        XCTAssertGreaterThan(polylines, 0)
+
+        // Only the page itself was loaded: no request left the file.
+        let requests = chromium.requestedURLs
+        XCTAssertFalse(requests.isEmpty, "the request monitor saw nothing at all")
+        XCTAssertEqual(requests.filter { !$0.hasPrefix("file:") && !$0.hasPrefix("data:") }, [],
+                       "the preview made network requests")
+        XCTAssertEqual(try chromium.evaluate("""
+            performance.getEntriesByType('resource').filter(e => !e.name.startsWith('data:')).length
+            """) as? Int, 0)
+
+        // The monitor does see network requests: a page without the policy that loads an image over HTTP.
+        let probe = root.appendingPathComponent("probe.html")
+        try Data("<img src=\"http://127.0.0.1:9/probe.png\">".utf8).write(to: probe)
+        try chromium.navigate(probe.absoluteURL.absoluteString)
+        XCTAssertTrue(chromium.requestedURLs.contains("http://127.0.0.1:9/probe.png"), "\(chromium.requestedURLs)")
+    }
+}
