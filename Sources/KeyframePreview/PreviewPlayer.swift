@@ -298,6 +298,7 @@ enum PreviewPlayer {
             else if (e.key === "Home") { e.preventDefault(); pause(); show(0); setHash(); }
             else if (e.key === "End") { e.preventDefault(); pause(); show(count() - 1); setHash(); }
           });
+          api.images = images;
           api.play = play; api.pause = pause; api.show = show; api.selectClip = selectClip;
           api.current = () => ({ clip: clip().name, index: state.index, frame: clip().numbers[state.index], playing: state.playing });
 

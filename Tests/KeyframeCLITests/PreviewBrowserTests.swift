@@ -123,4 +123,27 @@ final class PreviewBrowserTests: XCTestCase {
         try chromium.navigate(probe.absoluteURL.absoluteString)
         XCTAssertTrue(chromium.requestedURLs.contains("http://127.0.0.1:9/probe.png"), "\(chromium.requestedURLs)")
     }
+
+    /// With --frames-folder the page loads its frames from files beside it, still without any network request.
+    func testFramesFolderPageLoadsItsFrames() throws {
+        let executable = try browser()
+        let root = try TestPaths.temporaryFolder("preview-browser-folder")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let page = root.appendingPathComponent("site/spinner.html")
+        let frames = root.appendingPathComponent("site/frames")
+        let result = try CLIRunner.run(["preview", TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path,
+                                        "-o", page.path, "--frames-folder", frames.path, "--background", "#ffffff"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let chromium = try ChromiumSession(executable: executable, width: 900, height: 800)
+        defer { chromium.close() }
+        try chromium.navigate(page.absoluteURL.absoluteString + "#frame=9")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        XCTAssertEqual(try chromium.evaluate(
+            "keyframePreview.images.every(i => i.complete && i.naturalWidth === 160)") as? Bool, true,
+            "every frame file loaded (the spinner's stage is 160×160)")
+        try assertScreenShows(chromium, frames.appendingPathComponent("spinner-0009.png").path, "frames folder #frame=9")
+        XCTAssertEqual(chromium.requestedURLs.filter { !$0.hasPrefix("file:") && !$0.hasPrefix("data:") }, [])
+        XCTAssertTrue(chromium.requestedURLs.contains { $0.hasSuffix("/frames/spinner-0009.png") },
+                      "\(chromium.requestedURLs)")
+    }
 }
