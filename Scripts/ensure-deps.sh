@@ -11,6 +11,10 @@ fi
 if [ "$(uname -s)" = Linux ] && ! { ldconfig -p 2>/dev/null | grep -q 'libxml2\.so\.2'; }; then
   missing+=(libxml2)
 fi
+# The preview tests open `keyframe preview` pages in a real headless Chromium (Debian package `chromium`).
+if [ "$(uname -s)" = Linux ] && ! command -v chromium >/dev/null 2>&1 && ! command -v chromium-browser >/dev/null 2>&1; then
+  missing+=(chromium)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "keyframe: installing ${missing[*]} ..." >&2
 if ! command -v apt-get >/dev/null 2>&1; then

@@ -35,11 +35,18 @@ struct Preview: ParsableCommand {
                                valueName: "DIR"))
     var framesFolder: String?
 
+    @Option(help: ArgumentHelp("Warn when the page is larger than this many MiB.", valueName: "MB"))
+    var sizeWarning = Double(PreviewPage.sizeWarningThreshold) / 1_048_576
+
     @Option(help: "The page title (default: the document's name).")
     var title: String?
 
     @Flag(help: "Print nothing but errors and warnings.")
     var quiet = false
+
+    mutating func validate() throws {
+        guard sizeWarning.isFinite, sizeWarning > 0 else { throw ValidationError("--size-warning must be positive") }
+    }
 
     func run() throws {
         let page = URL(fileURLWithPath: output).standardizedFileURL
@@ -56,6 +63,24 @@ struct Preview: ParsableCommand {
         let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
         let rendered = try source.render(into: folder)
 
+        let (bytes, summary) = try Preview.page(for: rendered, at: page, referencingFiles: framesFolder != nil,
+                                                title: title)
+        do { try writeAtomically(bytes, to: page.path) } catch { throw fail("\(error)") }
+        let limit = Int(sizeWarning * 1_048_576)
+        if bytes.count > limit {
+            FileHandle.standardError.write(Data((
+                "keyframe: warning: \(output) is \(Preview.megabytes(bytes.count)), more than "
+                    + "\(Preview.megabytes(limit)); browsers may be slow to open it. "
+                    + "--frames-folder DIR keeps the frames beside the page instead.\n").utf8))
+        }
+        if !quiet { print("\(output): \(summary), \(Preview.megabytes(bytes.count))") }
+    }
+
+    /// The page's bytes for what `source` rendered, and a summary (`2 clip(s), 48 frame(s), 33 distinct`). With
+    /// `referencingFiles` the frames are referenced by their path relative to `page` instead of embedded.
+    static func page(for rendered: FrameSource.Result, at page: URL, referencingFiles: Bool, title: String?) throws
+        -> (bytes: [UInt8], summary: String)
+    {
         var store = PreviewImageStore()
         var clips: [PreviewClip] = []
         var frameCount = 0
@@ -65,8 +90,8 @@ struct Preview: ParsableCommand {
                 guard let bytes = FileManager.default.contents(atPath: path) else {
                     throw fail("\(path): cannot read the rendered frame")
                 }
-                let reference = framesFolder == nil ? nil : Preview.relativePath(from: page.deletingLastPathComponent(),
-                                                                               to: URL(fileURLWithPath: path))
+                let reference = referencingFiles
+                    ? relativePath(from: page.deletingLastPathComponent(), to: URL(fileURLWithPath: path)) : nil
                 frames.append(PreviewClip.Frame(number: plan.number, seconds: plan.seconds,
                                                 image: store.add(Array(bytes), reference: reference)))
             }
@@ -82,24 +107,14 @@ struct Preview: ParsableCommand {
             clips.append(previewClip)
         }
         let html = PreviewPage(title: title ?? rendered.document.name, clips: clips, images: store).html()
-        let bytes = Array(html.utf8)
-        do { try writeAtomically(bytes, to: page.path) } catch { throw fail("\(error)") }
-        if bytes.count > PreviewPage.sizeWarningThreshold {
-            FileHandle.standardError.write(Data((
-                "keyframe: warning: \(output) is \(Preview.megabytes(bytes.count)), more than "
-                    + "\(Preview.megabytes(PreviewPage.sizeWarningThreshold)); browsers may be slow to open it. "
-                    + "--frames-folder DIR keeps the frames beside the page instead.\n").utf8))
-        }
-        if !quiet {
-            print("\(output): \(clips.count) clip(s), \(frameCount) frame(s), \(store.images.count) distinct, "
-                  + "\(Preview.megabytes(bytes.count))")
-        }
+        return (Array(html.utf8), "\(clips.count) clip(s), \(frameCount) frame(s), \(store.images.count) distinct")
     }
 
-    /// `12.3 MB` (MiB).
+    /// `12.3 MB`, `64 MB` (MiB), `0.04 MB`.
     static func megabytes(_ count: Int) -> String {
         let value = Double(count) / 1_048_576
-        return (value * 10).rounded() / 10 == value.rounded() ? "\(Int(value.rounded())) MB" : String(format: "%.1f MB", value)
+        if value == value.rounded() { return "\(Int(value)) MB" }
+        return String(format: value < 0.1 ? "%.2f MB" : "%.1f MB", value)
     }
 
     /// The path of `target` relative to `folder`, with `/` separators and percent-encoding for a URL.

@@ -142,5 +142,15 @@ final class PreviewCLITests: XCTestCase {
             XCTAssertTrue(FileManager.default.fileExists(atPath: root.appendingPathComponent("site/" + image).path))
         }
         XCTAssertLessThan(try Data(contentsOf: page).count, 60_000, "frames are not embedded")
+        XCTAssertEqual(result.stderr, "")
+
+        // The size warning names the page's size, the limit and the way out.
+        let embedded = root.appendingPathComponent("embedded.html")
+        let big = try CLIRunner.run(["preview", sample("animate-walker"), "-o", embedded.path, "--size-warning", "0.05"])
+        XCTAssertEqual(big.status, 0, big.stderr)
+        XCTAssertTrue(big.stderr.hasPrefix("keyframe: warning: \(embedded.path) is 0.3 MB, more than 0.05 MB;"),
+                      big.stderr)  // the walker's page is about 300 KB
+        XCTAssertEqual(try CLIRunner.run(["preview", sample("animate-walker"), "-o", embedded.path]).stderr, "")
+        XCTAssertTrue(big.stderr.contains("--frames-folder"), big.stderr)
     }
 }
