@@ -25,16 +25,8 @@ public struct PreviewPage: Sendable {
         self.images = images
     }
 
-    /// The page's data as JSON: images (a `data:` URL or a relative file path each) and clips.
+    /// The page's data as JSON, without the pictures (``imageSources`` holds those): title and clips.
     public var data: JSONValue {
-        var imageList: [JSONValue] = []
-        for (bytes, reference) in zip(images.images, images.references) {
-            if let reference {
-                imageList.append(.string(reference))
-            } else {
-                imageList.append(.string("data:image/png;base64," + Data(bytes).base64EncodedString()))
-            }
-        }
         let clipList: [JSONValue] = clips.map { clip in
             var object: [String: JSONValue] = [
                 "name": .string(clip.name),
@@ -75,18 +67,31 @@ public struct PreviewPage: Sendable {
             }
             return .object(object)
         }
-        return .object(["title": .string(title), "images": .array(imageList), "clips": .array(clipList)])
+        return .object(["title": .string(title), "clips": .array(clipList)])
+    }
+
+    /// Each picture as the page refers to it: a relative file path, or a `data:` URL of its PNG.
+    public var imageSources: [String] {
+        zip(images.images, images.references).map { bytes, reference in
+            reference ?? "data:image/png;base64," + Data(bytes).base64EncodedString()
+        }
     }
 
     /// The whole page. Deterministic: the same clips and images give the same bytes.
-    public func html() -> String {
-        // `</` cannot appear inside the data block, or it could end the script element early.
+    public func html() -> String { String(decoding: htmlBytes(), as: UTF8.self) }
+
+    /// The whole page as UTF-8. The pictures go into their own JSON block, written directly (base64 needs no
+    /// escaping), so a page of many megabytes costs little more than encoding its pictures.
+    public func htmlBytes() -> [UInt8] {
+        // `</` cannot appear inside a data block, or it could end the script element early.
         let json = String(decoding: JSONWriter.writeCompact(data), as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
         let usesFiles = images.references.contains { $0 != nil }
-        let imageSources = usesFiles ? "data: 'self'" : "data:"
-        let policy = "default-src 'none'; img-src \(imageSources); style-src 'unsafe-inline'; "
+        let sources = usesFiles ? "data: 'self'" : "data:"
+        let policy = "default-src 'none'; img-src \(sources); style-src 'unsafe-inline'; "
             + "script-src 'unsafe-inline'; connect-src 'none'; form-action 'none'; base-uri 'none'"
-        return """
+        var out: [UInt8] = []
+        out.reserveCapacity(images.byteCount * 4 / 3 + 64 * 1024 + json.utf8.count)
+        out += Array("""
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="\(policy)">
@@ -97,10 +102,26 @@ public struct PreviewPage: Sendable {
             </head><body>
             \(PreviewPlayer.body)
             <script type="application/json" id="kf-data">\(json)</script>
+            <script type="application/json" id="kf-images">[
+            """.utf8)
+        let prefix = Array("\"data:image/png;base64,".utf8)
+        for (index, (bytes, reference)) in zip(images.images, images.references).enumerated() {
+            if index > 0 { out += Array(",\n".utf8) }
+            if let reference {
+                out += JSONWriter.writeCompact(.string(reference.replacingOccurrences(of: "</", with: "<\\/")))
+            } else {
+                out += prefix
+                out += Data(bytes).base64EncodedData()
+                out.append(UInt8(ascii: "\""))
+            }
+        }
+        out += Array("""
+            ]</script>
             <script>\(PreviewPlayer.script)</script>
             </body></html>
 
-            """
+            """.utf8)
+        return out
     }
 
     /// Text made safe for HTML.

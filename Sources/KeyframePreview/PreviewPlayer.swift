@@ -61,7 +61,8 @@ enum PreviewPlayer {
           $("title").textContent = data.title;
           document.title = data.title + " — Keyframe preview";
 
-          const images = data.images.map((src) => { const img = new Image(); img.src = src; return img; });
+          const sources = JSON.parse(document.getElementById("kf-images").textContent);
+          const images = sources.map((src) => { const img = new Image(); img.src = src; return img; });
           data.clips.forEach((clip, i) => {
             const option = document.createElement("option");
             option.value = String(i); option.textContent = clip.name; $("clip").appendChild(option);

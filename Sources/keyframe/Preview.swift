@@ -106,8 +106,8 @@ struct Preview: ParsableCommand {
             }
             clips.append(previewClip)
         }
-        let html = PreviewPage(title: title ?? rendered.document.name, clips: clips, images: store).html()
-        return (Array(html.utf8), "\(clips.count) clip(s), \(frameCount) frame(s), \(store.images.count) distinct")
+        let bytes = PreviewPage(title: title ?? rendered.document.name, clips: clips, images: store).htmlBytes()
+        return (bytes, "\(clips.count) clip(s), \(frameCount) frame(s), \(store.images.count) distinct")
     }
 
     /// `12.3 MB`, `64 MB` (MiB), `0.04 MB`.

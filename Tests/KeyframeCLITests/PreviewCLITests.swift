@@ -7,13 +7,18 @@ import XCTest
 final class PreviewCLITests: XCTestCase {
     func sample(_ name: String) -> String { TestPaths.packageRoot.appendingPathComponent("Samples/\(name)").path }
 
-    /// The page's JSON data block.
+    /// The page's JSON data block, with its picture block under `images`.
     func pageData(_ url: URL) throws -> [String: Any] {
         let html = try String(contentsOf: url, encoding: .utf8)
-        let start = try XCTUnwrap(html.range(of: "<script type=\"application/json\" id=\"kf-data\">"))
-        let end = try XCTUnwrap(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
-        let text = html[start.upperBound..<end.lowerBound].replacingOccurrences(of: "<\\/", with: "</")
-        return try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+        func block(_ id: String) throws -> Any {
+            let start = try XCTUnwrap(html.range(of: "<script type=\"application/json\" id=\"\(id)\">"))
+            let end = try XCTUnwrap(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+            let text = html[start.upperBound..<end.lowerBound].replacingOccurrences(of: "<\\/", with: "</")
+            return try JSONSerialization.jsonObject(with: Data(text.utf8))
+        }
+        var data = try XCTUnwrap(try block("kf-data") as? [String: Any])
+        data["images"] = try block("kf-images")
+        return data
     }
 
     func testSelfContainedPageStoresIdenticalFramesOnce() throws {
