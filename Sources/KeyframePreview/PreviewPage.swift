@@ -111,7 +111,7 @@ public struct PreviewPage: Sendable {
                 out += JSONWriter.writeCompact(.string(reference.replacingOccurrences(of: "</", with: "<\\/")))
             } else {
                 out += prefix
-                out += Data(bytes).base64EncodedData()
+                Base64.append(bytes, to: &out)
                 out.append(UInt8(ascii: "\""))
             }
         }
