@@ -138,10 +138,12 @@ enum PreviewPlayer {
               state.position += direction * (now - state.last) / 1000 * c.fps * speed;
             }
             state.last = now;
-            let index = Math.floor(state.position + 1e-6);
+            // Rounded, not floored: display callbacks jitter by a fraction of a millisecond, and at a clip rate
+            // equal to the display's a floor would hold one frame and skip the next whenever a callback is early.
+            let index = Math.floor(state.position + 0.5);
             if (index >= n || index < 0) {
               if ($("loop").checked) {
-                state.position = ((state.position % n) + n) % n; index = Math.floor(state.position + 1e-6) % n;
+                state.position = ((state.position % n) + n) % n; index = Math.floor(state.position + 0.5) % n;
               } else {
                 index = index >= n ? n - 1 : 0; show(index); pause(); return;
               }

@@ -146,4 +146,60 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertTrue(chromium.requestedURLs.contains { $0.hasSuffix("/frames/spinner-0009.png") },
                       "\(chromium.requestedURLs)")
     }
+
+    /// Benchmark (runs only with KEYFRAME_BENCH set): plays a 60 fps preview in headless Chromium for a few seconds
+    /// and prints how many frames were shown, how many were skipped, and the spread of the times between them
+    /// (requestAnimationFrame timestamps). Figures go into docs/performance.md.
+    func testPlaybackFrameTimingBenchmark() throws {
+        guard ProcessInfo.processInfo.environment["KEYFRAME_BENCH"] != nil else {
+            throw XCTSkip("benchmark: set KEYFRAME_BENCH=1 to measure preview playback in Chromium")
+        }
+        let executable = try browser()
+        let root = try TestPaths.temporaryFolder("preview-browser-bench")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let page = root.appendingPathComponent("walker60.html")
+        let size = ProcessInfo.processInfo.environment["KEYFRAME_BENCH_SIZE"] ?? "512x512"
+        let result = try CLIRunner.run(["preview", walker, "-o", page.path, "--clip", "walk", "--fps", "60",
+                                        "--size", size])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
+        defer { chromium.close() }
+        try chromium.navigate(page.absoluteURL.absoluteString)
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        let seconds = 5.0
+        try chromium.evaluate("""
+            (async () => {
+              const callbacks = []; let stop = false;
+              const count = (t) => { callbacks.push(t); if (!stop) requestAnimationFrame(count); };
+              requestAnimationFrame(count);
+              keyframePreview.shown.length = 0; keyframePreview.play();
+              await new Promise(r => setTimeout(r, \(Int(seconds * 1000))));
+              keyframePreview.pause(); stop = true; window.rafCallbacks = callbacks; return callbacks.length;
+            })()
+            """)
+        let shown = try XCTUnwrap(chromium.evaluate("keyframePreview.shown") as? [[Double]])
+        let callbacks = try XCTUnwrap(chromium.evaluate("window.rafCallbacks") as? [Double])
+        let frames = Double(try XCTUnwrap(chromium.evaluate("keyframePreview.data.clips[0].numbers.length") as? Int))
+        XCTAssertGreaterThan(shown.count, 10)
+        var skipped = 0, skippedOnTime = 0
+        var gaps: [Double] = []
+        for (previous, next) in zip(shown, shown.dropFirst()) {
+            let step = Int((next[1] - previous[1] + frames).truncatingRemainder(dividingBy: frames))
+            skipped += max(0, step - 1)
+            // A skip although the display called back within 1.5 frame times is the page's fault, not the display's.
+            if next[0] - previous[0] < 25 { skippedOnTime += max(0, step - 1) }
+            gaps.append(next[0] - previous[0])
+        }
+        let elapsed = (shown.last![0] - shown.first![0]) / 1000
+        gaps.sort()
+        func percentile(_ p: Double) -> Double { gaps[min(gaps.count - 1, Int(Double(gaps.count) * p))] }
+        let rafRate = Double(callbacks.count - 1) / ((callbacks.last! - callbacks.first!) / 1000)
+        let figures: [CVarArg] = [size, elapsed, rafRate, shown.count - 1, elapsed * 60, skipped,
+                                  100 * Double(skipped) / max(1, elapsed * 60), skippedOnTime, percentile(0.5),
+                                  percentile(0.95), gaps.last ?? 0]
+        print(String(format: "preview playback, walker walk at 60 fps (%@), %.2f s in headless Chromium: "
+            + "display callbacks %.1f/s; frames shown %d of %.0f due, skipped %d (%.2f %%), of which %d with the "
+            + "display on time; time between shown frames median %.2f ms, p95 %.2f ms, max %.2f ms",
+            arguments: figures))
+    }
 }
