@@ -42,29 +42,43 @@ struct BenchPreview: ParsableCommand {
                                                "--fit", "content", "--frames", "0..\(frames - 1)"])
         let source = FrameSource(input: input, clips: [chosen.name], script: nil, options: options, quiet: true)
         var best = (render: Double.infinity, preview: Double.infinity)
+        var cpu = (render: Double.infinity, preview: Double.infinity)
         var pageSize = 0
         for _ in 0..<max(1, repetitions) {
             let renderFolder = try FrameSource.temporaryFolder("bench-render")
             var start = DispatchTime.now().uptimeNanoseconds
+            var cpuStart = BenchPreview.processorSeconds()
             _ = try source.render(into: renderFolder)
             best.render = min(best.render, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            cpu.render = min(cpu.render, BenchPreview.processorSeconds() - cpuStart)
             try? FileManager.default.removeItem(at: renderFolder)
 
             let previewFolder = try FrameSource.temporaryFolder("bench-preview")
             let page = previewFolder.appendingPathComponent("page.html")
             start = DispatchTime.now().uptimeNanoseconds
+            cpuStart = BenchPreview.processorSeconds()
             let rendered = try source.render(into: previewFolder.appendingPathComponent("frames"))
             let (bytes, _) = try Preview.page(for: rendered, at: page, referencingFiles: false, title: nil)
             try writeAtomically(bytes, to: page.path)
             best.preview = min(best.preview, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
+            cpu.preview = min(cpu.preview, BenchPreview.processorSeconds() - cpuStart)
             pageSize = bytes.count
             try? FileManager.default.removeItem(at: previewFolder)
         }
         print("\(URL(fileURLWithPath: input).lastPathComponent) \(chosen.name): \(frames) frames at \(size)², "
               + "fastest of \(repetitions)")
-        print(String(format: "render  %8.1f ms  %6.1f frames/s", best.render * 1000, Double(frames) / best.render))
-        print(String(format: "preview %8.1f ms  %6.1f frames/s  page %@", best.preview * 1000,
-                     Double(frames) / best.preview, Preview.megabytes(pageSize)))
-        print(String(format: "preview / render: %.3f×", best.preview / best.render))
+        print(String(format: "render  %8.1f ms wall  %8.1f ms CPU  %6.1f frames/s", best.render * 1000,
+                     cpu.render * 1000, Double(frames) / best.render))
+        print(String(format: "preview %8.1f ms wall  %8.1f ms CPU  %6.1f frames/s  page %@", best.preview * 1000,
+                     cpu.preview * 1000, Double(frames) / best.preview, Preview.megabytes(pageSize)))
+        print(String(format: "preview / render: %.3f× wall, %.3f× CPU", best.preview / best.render,
+                     cpu.preview / cpu.render))
+    }
+
+    /// CPU time used by this process so far (less disturbed than wall time when other processes share the cores).
+    static func processorSeconds() -> Double {
+        var now = timespec()
+        clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &now)
+        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
     }
 }
