@@ -3,9 +3,9 @@ import KeyframeRaster
 
 /// Compares bitmaps pixel by pixel with a per-channel tolerance and writes a diff image on failure.
 ///
-/// The diff image shows the expected image faded, with every differing pixel in solid red, so the
-/// failing region is obvious (``BitmapDifference/image(actual:expected:)``). With an `encoder` (for example KeyframePNG's) it is a PNG; without one
-/// it is a binary PAM, which needs no codec.
+/// The figures and the diff image come from `KeyframeRaster`'s ``BitmapDifference`` (what `keyframe verify`
+/// reports): the expected image faded, with every differing pixel in solid red, so the failing region is obvious.
+/// With an `encoder` (for example KeyframePNG's) it is a PNG; without one it is a binary PAM, which needs no codec.
 ///
 /// ```swift
 /// let result = BitmapComparison.compare(actual, expected, tolerance: 2)
