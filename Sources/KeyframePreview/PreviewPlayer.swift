@@ -83,14 +83,16 @@ enum PreviewPlayer {
             if (view.width !== c.width || view.height !== c.height) { view.width = c.width; view.height = c.height; applyZoom(); }
             ctx.clearRect(0, 0, c.width, c.height);
             ctx.imageSmoothingEnabled = false;
+            ctx.globalAlpha = 1;
+            ctx.drawImage(images[c.images[state.index]], 0, 0);
             if ($("onion").checked) {
+              // The neighbours over the current frame at 30 %, so they show on opaque frames too.
               ctx.globalAlpha = 0.3;
               for (const k of [state.index - 1, state.index + 1]) {
                 if (k >= 0 && k < n) ctx.drawImage(images[c.images[k]], 0, 0);
               }
+              ctx.globalAlpha = 1;
             }
-            ctx.globalAlpha = 1;
-            ctx.drawImage(images[c.images[state.index]], 0, 0);
             scrubber.max = String(n - 1);
             scrubber.value = String(state.index);
             $("readout").textContent = "frame " + c.numbers[state.index] + " (" + (state.index + 1) + "/" + n + ") · "
@@ -132,7 +134,8 @@ enum PreviewPlayer {
           function tick(now) {
             if (!state.playing) return;
             const c = clip(), n = count();
-            if (state.last !== null) {
+            const first = state.last === null;
+            if (!first) {
               const speed = Number($("speed").value) || 1;
               const direction = $("reverse").checked ? -1 : 1;
               state.position += direction * (now - state.last) / 1000 * c.fps * speed;
@@ -148,7 +151,7 @@ enum PreviewPlayer {
                 index = index >= n ? n - 1 : 0; show(index); pause(); return;
               }
             }
-            if (index !== state.index || shown.length === 0) {
+            if (index !== state.index || first) {
               show(index, true);
               shown.push([now, index]);
               if (shown.length > 5000) shown.shift();

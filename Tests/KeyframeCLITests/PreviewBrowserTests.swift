@@ -94,10 +94,46 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertTrue(readout.hasPrefix("frame \(scrubbed) ("), readout)
 
         // Space plays; space again pauses on a later frame.
+        try chromium.evaluate("keyframePreview.shown.length = 0")
         try chromium.press(key: " ", code: "Space", keyCode: 32)
         try chromium.wait(for: "keyframePreview.shown.length >= 3")
         try chromium.press(key: " ", code: "Space", keyCode: 32)
         XCTAssertEqual(try chromium.evaluate("keyframePreview.current().playing") as? Bool, false)
+
+        // Onion skin at frame 5: frames 4 and 6 at 30 % over frame 5 (all opaque, so the blend is plain arithmetic).
+        try chromium.evaluate("keyframePreview.show(5)")
+        let onion = try chromium.rect(of: "onion")
+        try chromium.click(x: onion.x + onion.width / 2, y: onion.y + onion.height / 2)
+        let pictures = try (4...6).map {
+            try PNGDecoder().decode(contentsOf: frames.appendingPathComponent(String(format: "walk-%04d.png", $0)).path)
+        }
+        var blended = pictures[1]
+        for neighbour in [pictures[0], pictures[2]] {
+            for i in blended.pixels.indices where i % 4 != 3 {
+                blended.pixels[i] = UInt8((Double(blended.pixels[i]) * 0.7 + Double(neighbour.pixels[i]) * 0.3).rounded())
+            }
+        }
+        let rect = try chromium.rect(of: "view")
+        let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height))
+        let onionComparison = BitmapComparison.compare(shot, blended, tolerance: 3)
+        XCTAssertTrue(onionComparison.matches, "onion skin: \(onionComparison.summary)")
+        XCTAssertFalse(BitmapComparison.compare(shot, pictures[1], tolerance: 3).matches, "onion skin changes nothing")
+        try chromium.click(x: onion.x + onion.width / 2, y: onion.y + onion.height / 2)
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0005.png").path, "onion skin off")
+
+        // Reverse without loop: plays back from frame 3 and stops on frame 0.
+        try chromium.evaluate("keyframePreview.show(3); keyframePreview.shown.length = 0")
+        for id in ["reverse", "loop"] {
+            let box = try chromium.rect(of: id)
+            try chromium.click(x: box.x + box.width / 2, y: box.y + box.height / 2)
+        }
+        let play = try chromium.rect(of: "play")
+        try chromium.click(x: play.x + play.width / 2, y: play.y + play.height / 2)
+        try chromium.wait(for: "!keyframePreview.current().playing")
+        XCTAssertEqual(try current(chromium).frame, 0)
+        XCTAssertEqual(try chromium.evaluate("keyframePreview.shown.map(s => s[1]).join()") as? String,
+                       "3,2,1,0")
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0000.png").path, "reverse, no loop")
 
         // Another clip through the fragment.
         try chromium.evaluate("location.hash = '#frame=3&clip=wave'")
