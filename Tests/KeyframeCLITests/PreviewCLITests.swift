@@ -158,4 +158,27 @@ final class PreviewCLITests: XCTestCase {
         XCTAssertEqual(try CLIRunner.run(["preview", sample("animate-walker"), "-o", embedded.path]).stderr, "")
         XCTAssertTrue(big.stderr.contains("--frames-folder"), big.stderr)
     }
+
+    /// Names that look like markup stay text: the data block is not cut short and the title is escaped.
+    func testMarkupInNamesCannotBreakThePage() throws {
+        let root = try TestPaths.temporaryFolder("preview-cli-names")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let json = root.appendingPathComponent("walker.json")
+        XCTAssertEqual(try CLIRunner.run(["convert", sample("animate-walker"), "-o", json.path]).status, 0)
+        var document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
+        var clips = try XCTUnwrap(document["clips"] as? [[String: Any]])
+        let evil = "</script><script>alert(1)</script>\"&'"
+        clips[0]["name"] = evil
+        document["clips"] = clips
+        document["name"] = "<i>walker</i>"
+        try JSONSerialization.data(withJSONObject: document).write(to: json)
+        let page = root.appendingPathComponent("page.html")
+        let result = try CLIRunner.run(["preview", json.path, "--assets", sample("animate-walker"), "-o", page.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        XCTAssertEqual(html.components(separatedBy: "</script>").count - 1, 3, "exactly the page's three scripts")
+        XCTAssertTrue(html.contains("<title>&lt;i&gt;walker&lt;/i&gt; — Keyframe preview</title>"))
+        let names = try XCTUnwrap(try pageData(page)["clips"] as? [[String: Any]]).compactMap { $0["name"] as? String }
+        XCTAssertEqual(names.first, evil)
+    }
 }
