@@ -26,6 +26,8 @@ public struct NodeCurves: Sendable, Hashable {
     public var id: String
     /// The node's name.
     public var name: String
+    /// The node's kind (`layer`, `instance`, `bone`, `slot`, `group`), shown beside the name.
+    public var kind: String
     /// The curves, in the order position, rotation, scale, opacity.
     public var curves: [Curve]
     /// Whether any curve changes over the clip.
@@ -68,7 +70,8 @@ public struct NodeCurves: Sendable, Hashable {
             add("opacity", tracks.opacity) { $0 }
             guard !curves.isEmpty else { continue }
             let animated = curves.contains { curve in curve.values.contains { $0 != curve.values[0] } }
-            result.append(NodeCurves(id: node.id, name: node.name, curves: curves, isAnimated: animated))
+            result.append(NodeCurves(id: node.id, name: node.name, kind: node.kind.rawValue, curves: curves,
+                                     isAnimated: animated))
         }
         return result
     }

@@ -40,6 +40,7 @@ public struct PreviewPage: Sendable {
                     .object([
                         "id": .string(node.id),
                         "name": .string(node.name),
+                        "kind": .string(node.kind),
                         "animated": .bool(node.isAnimated),
                         "curves": .array(node.curves.map { curve in
                             .object([

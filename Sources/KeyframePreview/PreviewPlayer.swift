@@ -217,7 +217,7 @@ enum PreviewPlayer {
               const order = c.nodes.map((n, i) => i).sort((a, b) => (c.nodes[b].animated - c.nodes[a].animated) || a - b);
               for (const i of order) {
                 const o = document.createElement("option");
-                o.value = String(i); o.textContent = c.nodes[i].name + (c.nodes[i].animated ? "" : " (still)");
+                o.value = String(i); o.textContent = c.nodes[i].name + " · " + c.nodes[i].kind + (c.nodes[i].animated ? "" : " (still)");
                 select.appendChild(o);
               }
             }

@@ -23,7 +23,7 @@ public enum VerifyHTMLReport {
             table.figures td{padding:0 12px 0 0} section{border-top:1px solid #ddd;padding:12px 0}
             .row{display:flex;gap:16px;flex-wrap:wrap;align-items:flex-start}
             figure{margin:0} figcaption{font-size:12px;color:#555}
-            img{image-rendering:pixelated;max-width:480px;border:1px solid #ccc;
+            img{image-rendering:pixelated;min-width:160px;max-width:480px;height:auto;border:1px solid #ccc;
             background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px}
             code{background:#f4f4f4;padding:0 3px}
             </style></head><body>
