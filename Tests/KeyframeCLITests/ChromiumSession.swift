@@ -1,7 +1,6 @@
+#if canImport(Glibc)  // Linux first: the DevTools pipe is driven with Glibc's posix_spawn, pipe and poll.
 import Foundation
-#if canImport(Glibc)
 import Glibc
-#endif
 
 /// A headless Chromium driven over the DevTools protocol through `--remote-debugging-pipe` (commands on the child's
 /// fd 3, replies and events on its fd 4, each message a JSON text ended by a NUL byte), with one page attached.
@@ -223,3 +222,4 @@ final class ChromiumSession {
             .compactMap { ($0.params["request"] as? [String: Any])?["url"] as? String }
     }
 }
+#endif

@@ -1,3 +1,4 @@
+#if canImport(Glibc)  // ChromiumSession is Linux-only.
 import Foundation
 import KeyframePNG
 import KeyframeRaster
@@ -239,3 +240,4 @@ final class PreviewBrowserTests: XCTestCase {
             arguments: figures))
     }
 }
+#endif

@@ -60,6 +60,13 @@ final class VerifyCLITests: XCTestCase {
         XCTAssertEqual(failing.count, 1)
         XCTAssertEqual(failing.first?["differingPixels"] as? Int, 6)
         XCTAssertEqual(failing.first?["bounds"] as? [String: Int], ["x": 20, "y": 10, "width": 3, "height": 2])
+        // The same verification with one worker writes the same report bytes.
+        let report1 = root.appendingPathComponent("report1.json"), html1 = root.appendingPathComponent("report1.html")
+        XCTAssertEqual(try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--size", "80x80", "--jobs", "1",
+                                          "--artifacts", artifacts.path, "--report", report1.path,
+                                          "--html", html1.path]).status, 1)
+        XCTAssertEqual(try Data(contentsOf: report1), try Data(contentsOf: report))
+        XCTAssertEqual(try Data(contentsOf: html1), try Data(contentsOf: html))
         let page = try String(contentsOf: html, encoding: .utf8)
         XCTAssertEqual(page.components(separatedBy: "data:image/png;base64,").count - 1, 3, "expected | actual | diff")
         XCTAssertFalse(page.contains("src=\"http"))
