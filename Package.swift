@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "KeyframeFiles", targets: ["KeyframeFiles"]),
         .library(name: "KeyframeRender", targets: ["KeyframeRender"]),
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
+        .library(name: "KeyframeVerify", targets: ["KeyframeVerify"]),
+        .library(name: "KeyframePreview", targets: ["KeyframePreview"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,11 +35,14 @@ let package = Package(
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
         .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
+        .target(name: "KeyframeVerify",
+                dependencies: ["KeyframeJSON", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
+        .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine"]),
         .executableTarget(
             name: "keyframe",
             dependencies: [
                 "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
-                "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles",
+                "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeVerify", "KeyframePreview",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -70,7 +75,10 @@ let package = Package(
                     dependencies: ["KeyframeRender", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
                                    "KeyframePNG", "KeyframeTestSupport"],
                     exclude: ["Golden"]),
-        .testTarget(name: "KeyframeCLITests", dependencies: ["keyframe", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeCLITests",
+                    dependencies: ["keyframe", "KeyframeTestSupport", "KeyframePNG", "KeyframeRaster"]),
+        .testTarget(name: "KeyframeVerifyTests",
+                    dependencies: ["KeyframeVerify", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -30,6 +30,8 @@ samples_packages=(
 test_packages=(
   # The Flump tests read XML with FoundationXML, which loads libxml2 at run time.
   "libxml2 lib:libxml2.so.2"
+  # The preview tests open `keyframe preview` pages in a real headless Chromium.
+  "chromium cmd:chromium"
 )
 
 case "$mode" in

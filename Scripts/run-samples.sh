@@ -8,6 +8,7 @@
 #   OUT_DIR/<sample>.txt    summary               (keyframe inspect)
 #   OUT_DIR/<sample>/<clip>-NNNN.png   every frame of every clip (keyframe render)
 #   OUT_DIR/<sample>-sheet.png         all those frames on one labelled contact sheet
+#   OUT_DIR/<sample>.html              an interactive preview of every clip (keyframe preview)
 # then plays every Samples/scripts/*.json (see "Play" below) into OUT_DIR/<script>.play.txt.
 # Prints one line per sample; exits non-zero when any step of any sample fails (every sample is still attempted).
 set -u
@@ -67,6 +68,12 @@ for dir in "$samples"/*/; do
     if ! "$keyframe" render "$dir" -o "$out/$name" --contact-sheet "$out/$name-sheet.png" --quiet >> "$log" 2>&1; then
         status=FAIL
         detail="${detail:+$detail, }render failed"
+    fi
+
+    # Preview: one self-contained HTML page with every clip.
+    if ! "$keyframe" preview "$dir" -o "$out/$name.html" --quiet >> "$log" 2>&1; then
+        status=FAIL
+        detail="${detail:+$detail, }preview failed"
     fi
 
     if [ "$status" = ok ]; then

@@ -3,9 +3,9 @@ import KeyframeRaster
 
 /// Compares bitmaps pixel by pixel with a per-channel tolerance and writes a diff image on failure.
 ///
-/// The diff image shows the expected image dimmed, with every differing pixel in solid red, so the
-/// failing region is obvious. With an `encoder` (for example KeyframePNG's) it is a PNG; without one
-/// it is a binary PAM, which needs no codec.
+/// The figures and the diff image come from `KeyframeRaster`'s ``BitmapDifference`` (what `keyframe verify`
+/// reports): the expected image faded, with every differing pixel in solid red, so the failing region is obvious.
+/// With an `encoder` (for example KeyframePNG's) it is a PNG; without one it is a binary PAM, which needs no codec.
 ///
 /// ```swift
 /// let result = BitmapComparison.compare(actual, expected, tolerance: 2)
@@ -25,43 +25,24 @@ public struct BitmapComparison: Sendable {
     /// The diff image (nil when sizes differ).
     public var diff: Bitmap?
 
-    /// Compares two bitmaps; `tolerance` is the largest allowed difference per channel (0–255).
+    /// Compares two bitmaps; `tolerance` is the largest allowed difference per channel (0–255). The figures and the
+    /// diff picture come from the shipping library's ``BitmapDifference`` (what `keyframe verify` reports).
     public static func compare(_ actual: Bitmap, _ expected: Bitmap, tolerance: Int = 0) -> BitmapComparison {
-        guard actual.width == expected.width, actual.height == expected.height else {
+        guard let difference = BitmapDifference(actual, expected, tolerance: tolerance) else {
             return BitmapComparison(
                 maxDifference: 255, differingPixels: max(actual.width * actual.height, 1), sizesMatch: false,
                 summary: "size \(actual.width)×\(actual.height) ≠ expected \(expected.width)×\(expected.height)",
                 diff: nil)
         }
-        var diff = Bitmap(width: expected.width, height: expected.height)
-        var maxDifference = 0
-        var differing = 0
-        var first: (Int, Int)?
-        let a = actual.pixels
-        let e = expected.pixels
-        for i in stride(from: 0, to: e.count, by: 4) {
-            var worst = 0
-            for c in 0..<4 { worst = max(worst, abs(Int(a[i + c]) - Int(e[i + c]))) }
-            maxDifference = max(maxDifference, worst)
-            let pixel = i / 4
-            if worst > tolerance {
-                differing += 1
-                if first == nil { first = (pixel % expected.width, pixel / expected.width) }
-                diff.pixels[i] = 255
-                diff.pixels[i + 1] = 0
-                diff.pixels[i + 2] = 0
-                diff.pixels[i + 3] = 255
-            } else {
-                for c in 0..<3 { diff.pixels[i + c] = e[i + c] / 4 }
-                diff.pixels[i + 3] = 255
-            }
-        }
-        var summary = "\(differing) pixel(s) differ by more than \(tolerance) (max difference \(maxDifference))"
-        if let (x, y) = first {
+        var summary = "\(difference.differingPixels) pixel(s) differ by more than \(tolerance) "
+            + "(max difference \(difference.maxDifference))"
+        if let (x, y) = difference.first {
             summary += "; first at (\(x), \(y)): actual \(actual.pixel(x: x, y: y)), expected \(expected.pixel(x: x, y: y))"
         }
+        if let bounds = difference.bounds { summary += "; changed area \(bounds)" }
         return BitmapComparison(
-            maxDifference: maxDifference, differingPixels: differing, sizesMatch: true, summary: summary, diff: diff)
+            maxDifference: difference.maxDifference, differingPixels: difference.differingPixels, sizesMatch: true,
+            summary: summary, diff: difference.image(actual: actual, expected: expected))
     }
 
     /// Writes the diff (and the actual image) into `directory` as `<name>.diff.*` / `<name>.actual.*`.

@@ -1,0 +1,319 @@
+/// The preview page's player: its style sheet, markup and script (plain JavaScript, no libraries, no network).
+///
+/// The script reads the page's JSON data block, decodes every picture once, and draws the current frame into a
+/// canvas at one picture pixel per CSS pixel (zoom scales it without smoothing). Playing follows
+/// `requestAnimationFrame` timestamps, so the clip plays at its frame rate whatever the display's; the shown
+/// frames' timestamps are kept in `keyframePreview.shown` for measuring dropped frames.
+enum PreviewPlayer {
+    static let css = #"""
+        :root{font:13px/1.4 system-ui,sans-serif;color:#1d1d1f;background:#f5f5f7}
+        body{margin:0;padding:12px 16px}
+        header{display:flex;gap:12px;align-items:center;flex-wrap:wrap;margin-bottom:8px}
+        h1{font-size:16px;margin:0 12px 0 0}
+        #stage{display:inline-block;border:1px solid #c7c7cc;line-height:0;margin:0;padding:0}
+        #stage.checker{background:repeating-conic-gradient(#d0d0d4 0 25%,#fff 0 50%) 0 0/16px 16px}
+        #view{display:block;image-rendering:pixelated}
+        #controls{display:flex;gap:6px;align-items:center;flex-wrap:wrap;margin:8px 0}
+        #controls button{min-width:34px;height:28px}
+        #scrubber{width:min(640px,90vw);display:block;margin:6px 0}
+        #readout{font-variant-numeric:tabular-nums;min-width:220px}
+        section{margin-top:14px} h2{font-size:14px;margin:4px 0}
+        svg text{font:11px system-ui,sans-serif;fill:#555}
+        .help{color:#666;font-size:12px}
+        """#
+
+    static let body = #"""
+        <header><h1 id="title"></h1>
+        <label>clip <select id="clip"></select></label>
+        <label>zoom <select id="zoom"><option value="1">1×</option><option value="2">2×</option><option value="4">4×</option><option value="fit">fit</option></select></label>
+        <label>background <select id="bg"><option value="checker">checkerboard</option><option value="color">colour</option></select></label>
+        <input type="color" id="bgcolor" value="#ffffff" title="background colour">
+        </header>
+        <div id="stage" class="checker"><canvas id="view" width="1" height="1"></canvas></div>
+        <input type="range" id="scrubber" min="0" max="0" step="1" value="0" aria-label="frame">
+        <div id="controls">
+        <button id="first" title="first frame (Home)">|«</button>
+        <button id="back" title="previous frame (←)">◀|</button>
+        <button id="play" title="play / pause (space)">▶</button>
+        <button id="forward" title="next frame (→)">|▶</button>
+        <button id="last" title="last frame (End)">»|</button>
+        <label><input type="checkbox" id="reverse"> reverse</label>
+        <label><input type="checkbox" id="loop" checked> loop</label>
+        <label>speed <select id="speed"><option>0.1</option><option>0.25</option><option>0.5</option><option selected>1</option><option>2</option><option>4</option></select>×</label>
+        <label><input type="checkbox" id="onion"> onion skin</label>
+        <span id="readout"></span>
+        </div>
+        <section id="curvesSection"><h2>Curves <select id="node"></select></h2><div id="curves"></div></section>
+        <section id="scriptSection" hidden><h2>Animators: fraction complete</h2><div id="script"></div></section>
+        <p class="help">Keys: space play/pause · ←/→ step · Home/End first/last. Link to a frame: #frame=N&amp;clip=NAME.</p>
+        """#
+
+    static let script = #"""
+        "use strict";
+        (function () {
+          const data = JSON.parse(document.getElementById("kf-data").textContent);
+          const $ = (id) => document.getElementById(id);
+          const view = $("view"), ctx = view.getContext("2d"), scrubber = $("scrubber");
+          const state = { clip: 0, index: 0, playing: false, position: 0, last: null };
+          const shown = [];
+          const api = { ready: false, shown, state, data };
+          window.keyframePreview = api;
+          $("title").textContent = data.title;
+          document.title = data.title + " — Keyframe preview";
+
+          const sources = JSON.parse(document.getElementById("kf-images").textContent);
+          const images = sources.map((src) => { const img = new Image(); img.src = src; return img; });
+          data.clips.forEach((clip, i) => {
+            const option = document.createElement("option");
+            option.value = String(i); option.textContent = clip.name; $("clip").appendChild(option);
+          });
+          const clip = () => data.clips[state.clip];
+          const count = () => clip().numbers.length;
+
+          function applyZoom() {
+            const c = clip(), zoom = $("zoom").value;
+            let scale = zoom === "fit" ? Math.min((window.innerWidth - 40) / c.width, (window.innerHeight * 0.6) / c.height) : Number(zoom);
+            if (!(scale > 0)) scale = 1;
+            view.style.width = Math.round(c.width * scale) + "px";
+            view.style.height = Math.round(c.height * scale) + "px";
+          }
+
+          function draw() {
+            const c = clip(), n = count();
+            if (view.width !== c.width || view.height !== c.height) { view.width = c.width; view.height = c.height; applyZoom(); }
+            ctx.clearRect(0, 0, c.width, c.height);
+            ctx.imageSmoothingEnabled = false;
+            ctx.globalAlpha = 1;
+            ctx.drawImage(images[c.images[state.index]], 0, 0);
+            if ($("onion").checked) {
+              // The neighbours over the current frame at 30 %, so they show on opaque frames too.
+              ctx.globalAlpha = 0.3;
+              for (const k of [state.index - 1, state.index + 1]) {
+                if (k >= 0 && k < n) ctx.drawImage(images[c.images[k]], 0, 0);
+              }
+              ctx.globalAlpha = 1;
+            }
+            scrubber.max = String(n - 1);
+            scrubber.value = String(state.index);
+            $("readout").textContent = "frame " + c.numbers[state.index] + " (" + (state.index + 1) + "/" + n + ") · "
+              + c.seconds[state.index].toFixed(3) + " s @ " + c.fps + " fps";
+            view.dataset.frame = String(c.numbers[state.index]);
+            view.dataset.clip = c.name;
+            updatePlayheads();
+          }
+
+          function show(index, fromPlayback) {
+            const n = count();
+            state.index = Math.max(0, Math.min(n - 1, index));
+            if (!fromPlayback) state.position = state.index;
+            draw();
+          }
+
+          function setHash() {
+            const hash = "#frame=" + clip().numbers[state.index] + "&clip=" + encodeURIComponent(clip().name);
+            if (location.hash !== hash) history.replaceState(null, "", hash);
+          }
+
+          function step(delta) { pause(); show(state.index + delta); setHash(); }
+
+          function play() {
+            if (state.playing) return;
+            const n = count();
+            const reverse = $("reverse").checked;
+            if (!$("loop").checked && ((!reverse && state.index === n - 1) || (reverse && state.index === 0))) {
+              state.position = reverse ? n - 1 : 0; state.index = state.position;
+            }
+            state.playing = true; state.last = null; $("play").textContent = "⏸";
+            requestAnimationFrame(tick);
+          }
+          function pause() {
+            if (!state.playing) return;
+            state.playing = false; $("play").textContent = "▶"; setHash();
+          }
+
+          function tick(now) {
+            if (!state.playing) return;
+            const c = clip(), n = count();
+            const first = state.last === null;
+            if (!first) {
+              const speed = Number($("speed").value) || 1;
+              const direction = $("reverse").checked ? -1 : 1;
+              state.position += direction * (now - state.last) / 1000 * c.fps * speed;
+            }
+            state.last = now;
+            // Rounded, not floored: display callbacks jitter by a fraction of a millisecond, and at a clip rate
+            // equal to the display's a floor would hold one frame and skip the next whenever a callback is early.
+            let index = Math.floor(state.position + 0.5);
+            if (index >= n || index < 0) {
+              if ($("loop").checked) {
+                state.position = ((state.position % n) + n) % n; index = Math.floor(state.position + 0.5) % n;
+              } else {
+                index = index >= n ? n - 1 : 0; show(index); pause(); return;
+              }
+            }
+            if (index !== state.index || first) {
+              show(index, true);
+              shown.push([now, index]);
+              if (shown.length > 5000) shown.shift();
+            }
+            requestAnimationFrame(tick);
+          }
+
+          // ---- curves and script graphs (SVG) ----
+          const SVG = "http://www.w3.org/2000/svg";
+          const colours = ["#0a64d8", "#d83a0a", "#1d9a3a", "#8a2be2", "#c08a00", "#00868b"];
+          const playheads = [];
+          function el(name, attrs, parent) {
+            const e = document.createElementNS(SVG, name);
+            for (const k in attrs) e.setAttribute(k, attrs[k]);
+            if (parent) parent.appendChild(e);
+            return e;
+          }
+          function graph(container, title, series, duration, fixedRange, marks) {
+            const W = 640, H = 150, L = 56, R = 10, T = 16, B = 20;
+            let lo = Infinity, hi = -Infinity;
+            for (const s of series) for (const v of s.values) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+            if (fixedRange) { lo = Math.min(lo, fixedRange[0]); hi = Math.max(hi, fixedRange[1]); }
+            if (!(hi > lo)) { const m = isFinite(lo) ? lo : 0; lo = m - 1; hi = m + 1; }
+            const x = (t) => L + (duration > 0 ? t / duration : 0) * (W - L - R);
+            const y = (v) => T + (1 - (v - lo) / (hi - lo)) * (H - T - B);
+            const svg = el("svg", { width: W, height: H, viewBox: "0 0 " + W + " " + H, role: "img" }, container);
+            el("rect", { x: L, y: T, width: W - L - R, height: H - T - B, fill: "#fff", stroke: "#ccc" }, svg);
+            el("text", { x: L, y: 11 }, svg).textContent = title;
+            el("text", { x: L - 4, y: T + 4, "text-anchor": "end" }, svg).textContent = +hi.toFixed(3);
+            el("text", { x: L - 4, y: H - B, "text-anchor": "end" }, svg).textContent = +lo.toFixed(3);
+            el("text", { x: W - R, y: H - 5, "text-anchor": "end" }, svg).textContent = duration.toFixed(2) + " s";
+            el("text", { x: L, y: H - 5 }, svg).textContent = "0 s";
+            for (const m of marks || []) {
+              el("line", { x1: x(m.t), x2: x(m.t), y1: T, y2: H - B, stroke: "#999", "stroke-dasharray": "3 3" }, svg);
+              el("text", { x: x(m.t) + 2, y: T + 10 + (marks.indexOf(m) % 4) * 11 }, svg).textContent = m.label;
+            }
+            series.forEach((s, i) => {
+              const colour = colours[i % colours.length];
+              const points = s.times.map((t, k) => x(t).toFixed(1) + "," + y(s.values[k]).toFixed(1)).join(" ");
+              el("polyline", { points, fill: "none", stroke: colour, "stroke-width": 1.5 }, svg);
+              for (const key of s.keys || []) {
+                el("circle", { cx: x(key[0]), cy: y(key[1]), r: 3.5, fill: "#fff", stroke: colour, "stroke-width": 1.5 }, svg)
+                  .appendChild(el("title", {})).textContent = s.name + " = " + key[1] + " at " + key[0] + " s";
+              }
+              el("text", { x: W - R - 4, y: T + 12 + i * 12, "text-anchor": "end", fill: colour }, svg).textContent = s.name;
+            });
+            const head = el("line", { y1: T, y2: H - B, stroke: "#e00", "stroke-width": 1 }, svg);
+            playheads.push({ head, x });
+          }
+          function clipDuration(c) {
+            const last = c.seconds[c.seconds.length - 1] || 0;
+            let d = last + 1 / c.fps;
+            for (const node of c.nodes) for (const cv of node.curves) d = Math.max(d, cv.times[cv.times.length - 1] || 0);
+            return d;
+          }
+          function buildCurves() {
+            playheads.length = 0;
+            const c = clip(), box = $("curves"), select = $("node");
+            box.textContent = "";
+            $("curvesSection").hidden = c.nodes.length === 0;
+            if (select.dataset.clip !== String(state.clip)) {
+              select.textContent = ""; select.dataset.clip = String(state.clip);
+              const order = c.nodes.map((n, i) => i).sort((a, b) => (c.nodes[b].animated - c.nodes[a].animated) || a - b);
+              for (const i of order) {
+                const o = document.createElement("option");
+                o.value = String(i); o.textContent = c.nodes[i].name + " · " + c.nodes[i].kind + (c.nodes[i].animated ? "" : " (still)");
+                select.appendChild(o);
+              }
+            }
+            const node = c.nodes[Number(select.value)];
+            const duration = clipDuration(c);
+            if (node) {
+              const groups = [["position", ["position.x", "position.y"]], ["rotation (°)", ["rotation"]],
+                              ["scale", ["scale.x", "scale.y"]], ["opacity", ["opacity"]]];
+              for (const [title, names] of groups) {
+                const series = node.curves.filter((cv) => names.includes(cv.name));
+                if (series.length) graph(box, node.name + " · " + title, series, duration, title === "opacity" ? [0, 1] : null);
+              }
+            }
+            const sbox = $("script");
+            sbox.textContent = "";
+            $("scriptSection").hidden = !c.script;
+            if (c.script) {
+              const series = c.script.lines.map((l) => ({ name: l.name, times: l.times, values: l.fractions, keys: [] }));
+              graph(sbox, "fraction complete", series, duration, [0, 1], c.script.marks);
+            }
+            updatePlayheads();
+          }
+          function updatePlayheads() {
+            const c = clip();
+            const t = c.seconds[state.index] || 0;
+            for (const p of playheads) { p.head.setAttribute("x1", p.x(t)); p.head.setAttribute("x2", p.x(t)); }
+          }
+
+          function selectClip(i) {
+            pause();
+            state.clip = Math.max(0, Math.min(data.clips.length - 1, i));
+            $("clip").value = String(state.clip);
+            state.index = 0; state.position = 0;
+            buildCurves(); show(0);
+          }
+
+          function readHash() {
+            const params = new URLSearchParams(location.hash.replace(/^#/, ""));
+            const name = params.get("clip");
+            if (name !== null) {
+              const i = data.clips.findIndex((c) => c.name === name);
+              if (i >= 0 && i !== state.clip) selectClip(i);
+            }
+            const frame = params.get("frame");
+            if (frame !== null && frame !== "" && !isNaN(Number(frame))) {
+              const numbers = clip().numbers, want = Number(frame);
+              let best = 0;
+              for (let k = 0; k < numbers.length; k++) if (Math.abs(numbers[k] - want) < Math.abs(numbers[best] - want)) best = k;
+              pause(); show(best);
+            }
+            const bg = params.get("bg");
+            if (bg) { if (bg === "checker") $("bg").value = "checker"; else { $("bg").value = "color"; $("bgcolor").value = "#" + bg.replace(/^#/, ""); } applyBackground(); }
+          }
+
+          function applyBackground() {
+            const stage = $("stage");
+            if ($("bg").value === "checker") { stage.className = "checker"; stage.style.background = ""; }
+            else { stage.className = ""; stage.style.background = $("bgcolor").value; }
+          }
+
+          const click = (id, f) => $(id).addEventListener("click", (e) => { f(); e.currentTarget.blur(); });
+          click("play", () => (state.playing ? pause() : play()));
+          click("back", () => step(-1));
+          click("forward", () => step(1));
+          click("first", () => { pause(); show(0); setHash(); });
+          click("last", () => { pause(); show(count() - 1); setHash(); });
+          scrubber.addEventListener("input", () => { pause(); show(Number(scrubber.value)); setHash(); });
+          $("clip").addEventListener("change", () => { selectClip(Number($("clip").value)); setHash(); });
+          $("node").addEventListener("change", buildCurves);
+          $("zoom").addEventListener("change", applyZoom);
+          $("bg").addEventListener("change", applyBackground);
+          $("bgcolor").addEventListener("input", () => { $("bg").value = "color"; applyBackground(); });
+          $("onion").addEventListener("change", draw);
+          window.addEventListener("resize", () => { if ($("zoom").value === "fit") applyZoom(); });
+          window.addEventListener("hashchange", readHash);
+          document.addEventListener("keydown", (e) => {
+            const tag = (e.target && e.target.tagName) || "";
+            const isSpace = e.key === " " || e.code === "Space";
+            // Form fields keep their own keys; the scrubber moves itself with arrows/Home/End but space plays.
+            if (tag === "SELECT" || (tag === "INPUT" && e.target.type !== "checkbox" && !(e.target.type === "range" && isSpace))) return;
+            if (isSpace) { e.preventDefault(); state.playing ? pause() : play(); }
+            else if (e.key === "ArrowLeft") { e.preventDefault(); step(-1); }
+            else if (e.key === "ArrowRight") { e.preventDefault(); step(1); }
+            else if (e.key === "Home") { e.preventDefault(); pause(); show(0); setHash(); }
+            else if (e.key === "End") { e.preventDefault(); pause(); show(count() - 1); setHash(); }
+          });
+          api.images = images;
+          api.play = play; api.pause = pause; api.show = show; api.selectClip = selectClip;
+          api.current = () => ({ clip: clip().name, index: state.index, frame: clip().numbers[state.index], playing: state.playing });
+
+          Promise.all(images.map((img) => img.decode().catch(() => {}))).then(() => {
+            selectClip(0);
+            readHash();
+            api.ready = true;
+            document.body.dataset.ready = "1";
+          });
+        })();
+        """#
+}

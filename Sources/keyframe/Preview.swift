@@ -1,0 +1,130 @@
+import ArgumentParser
+import Foundation
+import KeyframePreview
+import KeyframeRender
+
+/// `keyframe preview`: one self-contained HTML page with the rendered frames, a player, curves and script graphs.
+struct Preview: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Write an interactive HTML preview of an export's clips (or of an animator script).",
+        discussion: """
+            Renders the frames `keyframe render` would render with the same options and writes one HTML file \
+            that needs nothing else: the frames (identical frames stored once), a player (play/pause, step, \
+            scrubber, reverse, speed, loop, clip selector, background, onion skin; keys space, ←/→, Home/End; \
+            #frame=N&clip=NAME links), graphs of a node's position, rotation, scale and opacity over the clip, \
+            and for --script the animators' fraction complete with the script's steps marked. The page loads \
+            nothing from the network. Pages above 64 MiB get a warning; --frames-folder keeps the frames as PNG \
+            files beside the page instead.
+            """)
+
+    @Argument(help: "The export or normalized JSON to preview.")
+    var input: String
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The HTML file to write.", valueName: "FILE.html"))
+    var output: String
+
+    @Option(help: "Preview only this clip (repeat for several; default: every clip).")
+    var clip: [String] = []
+
+    @Option(help: "Preview an animator script (the format of `keyframe play`) instead of clips.")
+    var script: String?
+
+    @OptionGroup var options: RenderOptions
+
+    @Option(help: ArgumentHelp("Write the frames as PNG files into this folder and reference them from the page.",
+                               valueName: "DIR"))
+    var framesFolder: String?
+
+    @Option(help: ArgumentHelp("Warn when the page is larger than this many MiB.", valueName: "MB"))
+    var sizeWarning = Double(PreviewPage.sizeWarningThreshold) / 1_048_576
+
+    @Option(help: "The page title (default: the document's name).")
+    var title: String?
+
+    @Flag(help: "Print nothing but errors and warnings.")
+    var quiet = false
+
+    mutating func validate() throws {
+        guard sizeWarning.isFinite, sizeWarning > 0 else { throw ValidationError("--size-warning must be positive") }
+    }
+
+    func run() throws {
+        let page = URL(fileURLWithPath: output).standardizedFileURL
+        let temporary: URL?
+        let folder: URL
+        if let framesFolder {
+            folder = URL(fileURLWithPath: framesFolder).standardizedFileURL
+            temporary = nil
+        } else {
+            folder = try FrameSource.temporaryFolder("preview")
+            temporary = folder
+        }
+        defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
+        let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
+        let rendered = try source.render(into: folder)
+
+        let (bytes, summary) = try Preview.page(for: rendered, at: page, referencingFiles: framesFolder != nil,
+                                                title: title)
+        do { try writeAtomically(bytes, to: page.path) } catch { throw fail("\(error)") }
+        let limit = Int(sizeWarning * 1_048_576)
+        if bytes.count > limit {
+            FileHandle.standardError.write(Data((
+                "keyframe: warning: \(output) is \(Preview.megabytes(bytes.count)), more than "
+                    + "\(Preview.megabytes(limit)); browsers may be slow to open it. "
+                    + "--frames-folder DIR keeps the frames beside the page instead.\n").utf8))
+        }
+        if !quiet { print("\(output): \(summary), \(Preview.megabytes(bytes.count))") }
+    }
+
+    /// The page's bytes for what `source` rendered, and a summary (`2 clip(s), 48 frame(s), 33 distinct`). With
+    /// `referencingFiles` the frames are referenced by their path relative to `page` instead of embedded.
+    static func page(for rendered: FrameSource.Result, at page: URL, referencingFiles: Bool, title: String?) throws
+        -> (bytes: [UInt8], summary: String)
+    {
+        var store = PreviewImageStore()
+        var clips: [PreviewClip] = []
+        var frameCount = 0
+        for sequence in rendered.sequences {
+            var frames: [PreviewClip.Frame] = []
+            for (plan, path) in zip(sequence.plans, sequence.paths) {
+                guard let bytes = FileManager.default.contents(atPath: path) else {
+                    throw fail("\(path): cannot read the rendered frame")
+                }
+                let reference = referencingFiles
+                    ? relativePath(from: page.deletingLastPathComponent(), to: URL(fileURLWithPath: path)) : nil
+                frames.append(PreviewClip.Frame(number: plan.number, seconds: plan.seconds,
+                                                image: store.add(Array(bytes), reference: reference)))
+            }
+            frameCount += frames.count
+            var previewClip = PreviewClip(name: sequence.name, fps: rendered.fps, width: sequence.framing.width,
+                                          height: sequence.framing.height, frames: frames)
+            if let clip = sequence.clip {
+                previewClip.curves = NodeCurves.make(document: rendered.document, clip: clip)
+            }
+            if let run = rendered.script {
+                previewClip.script = ScriptGraph(script: run.script, ticks: run.ticks)
+            }
+            clips.append(previewClip)
+        }
+        let bytes = PreviewPage(title: title ?? rendered.document.name, clips: clips, images: store).htmlBytes()
+        return (bytes, "\(clips.count) clip(s), \(frameCount) frame(s), \(store.images.count) distinct")
+    }
+
+    /// `12.3 MB`, `64 MB` (MiB), `0.04 MB`.
+    static func megabytes(_ count: Int) -> String {
+        let value = Double(count) / 1_048_576
+        if value == value.rounded() { return "\(Int(value)) MB" }
+        return String(format: value < 0.1 ? "%.2f MB" : "%.1f MB", value)
+    }
+
+    /// The path of `target` relative to `folder`, with `/` separators and percent-encoding for a URL.
+    static func relativePath(from folder: URL, to target: URL) -> String {
+        let base = folder.standardizedFileURL.pathComponents
+        let parts = target.standardizedFileURL.pathComponents
+        var common = 0
+        while common < base.count, common < parts.count, base[common] == parts[common] { common += 1 }
+        let up = Array(repeating: "..", count: base.count - common)
+        let path = (up + parts[common...]).joined(separator: "/")
+        return path.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? path
+    }
+}

@@ -1,0 +1,123 @@
+import ArgumentParser
+import Foundation
+import KeyframeRender
+import KeyframeVerify
+
+/// `keyframe verify`: renders what `render` would and compares every frame with an approved (golden) set.
+struct Verify: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Compare rendered frames with a golden folder (exit 0 when all match, 1 otherwise).",
+        discussion: """
+            Renders the frames `keyframe render` would render with the same options and compares each with \
+            DIR/<clip>-NNNN.png by pixels. Missing golden frames, and golden frames of a clip rendered whole that \
+            the render no longer produces, are failures too. For every failing frame a diff picture and the \
+            rendered frame are saved in the artefacts folder. The golden folder is never modified without --record.
+            """)
+
+    @Argument(help: "The export or normalized JSON to render.")
+    var input: String
+
+    @Option(help: ArgumentHelp("The folder of approved frames, <clip>-NNNN.png as `render` names them.", valueName: "DIR"))
+    var golden: String
+
+    @Option(help: "Verify only this clip (repeat for several).")
+    var clip: [String] = []
+
+    @Option(help: "Verify the frames of an animator script (as `render --script`).")
+    var script: String?
+
+    @OptionGroup var options: RenderOptions
+
+    @Option(help: "Largest per-channel difference (0-255) that still counts as equal.")
+    var tolerance = 2
+
+    @Option(help: ArgumentHelp("Share of pixels that may differ beyond the tolerance before a frame fails.",
+                               valueName: "P%"))
+    var maxDiffering = "0%"
+
+    @Flag(help: "Write missing or changed frames into the golden folder (atomically; matching frames are left alone).")
+    var record = false
+
+    @Option(help: ArgumentHelp("Write a JSON report here.", valueName: "FILE.json"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Write a self-contained HTML report (expected | actual | diff) here.", valueName: "FILE.html"))
+    var html: String?
+
+    @Option(help: ArgumentHelp("Folder for the diff pictures and rendered frames of failing frames.", valueName: "DIR"))
+    var artifacts = "keyframe-verify-artifacts"
+
+    @Flag(help: "Print nothing but errors and failures.")
+    var quiet = false
+
+    mutating func validate() throws {
+        guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be between 0 and 255") }
+        guard Verify.parseShare(maxDiffering) != nil else {
+            throw ValidationError("--max-differing \(maxDiffering): expected a percentage between 0 and 100, e.g. 0.5%")
+        }
+    }
+
+    /// `0.5%` or `0.5` → 0.005.
+    static func parseShare(_ text: String) -> Double? {
+        let number = text.hasSuffix("%") ? String(text.dropLast()) : text
+        guard let value = Double(number), value >= 0, value <= 100 else { return nil }
+        return value / 100
+    }
+
+    func run() throws {
+        let folder = try FrameSource.temporaryFolder("verify")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
+        let rendered = try source.render(into: folder)
+        var frames: [RenderedFrame] = []
+        var stems: [String: String] = [:]
+        for sequence in rendered.sequences {
+            for (plan, path) in zip(sequence.plans, sequence.paths) {
+                frames.append(RenderedFrame(clip: sequence.name, number: plan.number,
+                                            fileName: URL(fileURLWithPath: path).lastPathComponent, path: path))
+            }
+            // A clip rendered whole owns every golden frame of its stem; a partial render checks only its frames.
+            if options.selection == .all, let first = sequence.paths.first,
+               let (stem, _) = GoldenVerifier.parseFrameFileName(URL(fileURLWithPath: first).lastPathComponent) {
+                stems[stem] = sequence.name
+            }
+        }
+        let goldenURL = URL(fileURLWithPath: golden)
+        if record && !FileManager.default.fileExists(atPath: goldenURL.path) {
+            do { try FileManager.default.createDirectory(at: goldenURL, withIntermediateDirectories: true) } catch {
+                throw fail("\(golden): cannot create the golden folder: \(error.localizedDescription)")
+            }
+        }
+        let criteria = VerifyCriteria(tolerance: tolerance, maxDifferingShare: Verify.parseShare(maxDiffering) ?? 0)
+        let verifier = GoldenVerifier(goldenFolder: goldenURL, criteria: criteria,
+                                      jobs: options.jobs ?? ProcessInfo.processInfo.activeProcessorCount)
+        var result: VerifyReport
+        do { result = try verifier.verify(frames, extrasFor: stems) } catch { throw fail("\(error)") }
+
+        if record {
+            let summary: GoldenRecorder.Summary
+            do { summary = try GoldenRecorder.record(result) } catch { throw fail("\(error)") }
+            if !quiet {
+                for name in summary.added { print("added \(name)") }
+                for name in summary.updated { print("updated \(name)") }
+                for name in summary.removed { print("removed \(name)") }
+                print("\(golden): \(summary)")
+            }
+            return
+        }
+        if !result.passed {
+            do { try VerifyArtifacts.write(&result, to: URL(fileURLWithPath: artifacts)) } catch { throw fail("\(error)") }
+        }
+        do {
+            if let report { try writeAtomically(result.jsonBytes, to: report) }
+            if let html { try writeAtomically(Array(VerifyHTMLReport.html(for: result).utf8), to: html) }
+        } catch {
+            throw fail("\(error)")
+        }
+        if !quiet || !result.passed {
+            let text = result.summary
+            if result.passed { print(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+        }
+        if !result.passed { throw ExitCode(1) }
+    }
+}

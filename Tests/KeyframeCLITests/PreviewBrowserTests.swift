@@ -1,0 +1,243 @@
+#if canImport(Glibc)  // ChromiumSession is Linux-only.
+import Foundation
+import KeyframePNG
+import KeyframeRaster
+import KeyframeTestSupport
+import XCTest
+
+/// `keyframe preview` pages opened from disk in a real headless Chromium: the frame on screen is `render`'s frame
+/// pixel for pixel, the keyboard, step buttons, scrubber and `#frame=N&clip=NAME` land on the right frames, and the
+/// page requests nothing from the network.
+final class PreviewBrowserTests: XCTestCase {
+    var walker: String { TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path }
+
+    /// Chromium, or a skip that says why the test cannot run.
+    func browser() throws -> String {
+        guard let chromium = ChromiumSession.executable() else {
+            throw XCTSkip("chromium is not installed (Scripts/ensure-deps.sh installs it: apt-get install chromium); "
+                          + "the preview's browser tests cannot run")
+        }
+        return chromium
+    }
+
+    /// Compares the canvas on screen with a frame `render` wrote; returns the comparison.
+    func assertScreenShows(_ chromium: ChromiumSession, _ framePath: String, _ message: String,
+                           file: StaticString = #filePath, line: UInt = #line) throws {
+        let rect = try chromium.rect(of: "view")
+        let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width,
+                                                              height: rect.height))
+        let expected = try PNGDecoder().decode(contentsOf: framePath)
+        let comparison = BitmapComparison.compare(shot, expected, tolerance: 1)
+        if !comparison.matches {
+            var encoder = PNGEncoder(options: .fast)
+            comparison.writeArtifacts(named: "preview-" + URL(fileURLWithPath: framePath).lastPathComponent,
+                                      actual: shot, directory: BitmapComparison.artifactDirectory,
+                                      encoder: { try encoder.encode($0) })
+        }
+        XCTAssertTrue(comparison.matches, "\(message): \(comparison.summary)", file: file, line: line)
+    }
+
+    func current(_ chromium: ChromiumSession) throws -> (clip: String, frame: Int) {
+        let value = try chromium.evaluate("[keyframePreview.current().clip, keyframePreview.current().frame]") as? [Any]
+        return (value?[0] as? String ?? "?", (value?[1] as? NSNumber)?.intValue ?? -1)
+    }
+
+    func testPageShowsRenderedFramesAndControlsLandOnTheRightFrame() throws {
+        let executable = try browser()
+        let root = try TestPaths.temporaryFolder("preview-browser")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let frames = root.appendingPathComponent("frames")
+        let page = root.appendingPathComponent("walker preview.html")  // a space: the file URL must be encoded
+        // Opaque frames (a background colour), so the canvas on screen equals the PNG exactly.
+        let options = ["--background", "#336699", "--jobs", "2"]
+        let render = try CLIRunner.run(["render", walker, "-o", frames.path] + options)
+        XCTAssertEqual(render.status, 0, render.stderr)
+        let preview = try CLIRunner.run(["preview", walker, "-o", page.path] + options)
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        XCTAssertTrue(preview.stdout.contains("2 clip(s), 48 frame(s)"), preview.stdout)
+
+        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
+        defer { chromium.close() }
+        let url = page.absoluteURL.absoluteString
+        try chromium.navigate(url + "#frame=5&clip=walk")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        XCTAssertEqual(try current(chromium).frame, 5)
+        XCTAssertEqual(try current(chromium).clip, "walk")
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0005.png").path, "#frame=5")
+
+        // Keyboard: → steps forward, End and Home jump.
+        try chromium.press(key: "ArrowRight", code: "ArrowRight", keyCode: 39)
+        XCTAssertEqual(try current(chromium).frame, 6)
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0006.png").path, "after →")
+        try chromium.press(key: "End", code: "End", keyCode: 35)
+        XCTAssertEqual(try current(chromium).frame, 23)
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0023.png").path, "after End")
+        try chromium.press(key: "Home", code: "Home", keyCode: 36)
+        XCTAssertEqual(try current(chromium).frame, 0)
+
+        // The step buttons, clicked with the mouse.
+        let forward = try chromium.rect(of: "forward")
+        for _ in 0..<3 { try chromium.click(x: forward.x + forward.width / 2, y: forward.y + forward.height / 2) }
+        let back = try chromium.rect(of: "back")
+        try chromium.click(x: back.x + back.width / 2, y: back.y + back.height / 2)
+        XCTAssertEqual(try current(chromium).frame, 2)
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0002.png").path, "after 3× next, 1× back")
+        XCTAssertTrue(try chromium.evaluate("location.hash") as? String == "#frame=2&clip=walk")
+
+        // The scrubber, clicked three quarters of the way along: a frame near 17 of 0…23, and the one shown.
+        let scrubber = try chromium.rect(of: "scrubber")
+        try chromium.click(x: scrubber.x + scrubber.width * 0.75, y: scrubber.y + scrubber.height / 2)
+        let scrubbed = try current(chromium).frame
+        XCTAssertTrue((15...19).contains(scrubbed), "scrubber at 75% shows frame \(scrubbed)")
+        let label = String(format: "walk-%04d.png", scrubbed)
+        try assertScreenShows(chromium, frames.appendingPathComponent(label).path, "after the scrubber")
+        let readout = try chromium.evaluate("document.getElementById('readout').textContent") as? String ?? ""
+        XCTAssertTrue(readout.hasPrefix("frame \(scrubbed) ("), readout)
+
+        // Space plays; space again pauses on a later frame.
+        try chromium.evaluate("keyframePreview.shown.length = 0")
+        try chromium.press(key: " ", code: "Space", keyCode: 32)
+        try chromium.wait(for: "keyframePreview.shown.length >= 3")
+        try chromium.press(key: " ", code: "Space", keyCode: 32)
+        XCTAssertEqual(try chromium.evaluate("keyframePreview.current().playing") as? Bool, false)
+
+        // Onion skin at frame 5: frames 4 and 6 at 30 % over frame 5 (all opaque, so the blend is plain arithmetic).
+        try chromium.evaluate("keyframePreview.show(5)")
+        let onion = try chromium.rect(of: "onion")
+        try chromium.click(x: onion.x + onion.width / 2, y: onion.y + onion.height / 2)
+        let pictures = try (4...6).map {
+            try PNGDecoder().decode(contentsOf: frames.appendingPathComponent(String(format: "walk-%04d.png", $0)).path)
+        }
+        var blended = pictures[1]
+        for neighbour in [pictures[0], pictures[2]] {
+            for i in blended.pixels.indices where i % 4 != 3 {
+                blended.pixels[i] = UInt8((Double(blended.pixels[i]) * 0.7 + Double(neighbour.pixels[i]) * 0.3).rounded())
+            }
+        }
+        let rect = try chromium.rect(of: "view")
+        let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height))
+        let onionComparison = BitmapComparison.compare(shot, blended, tolerance: 3)
+        XCTAssertTrue(onionComparison.matches, "onion skin: \(onionComparison.summary)")
+        XCTAssertFalse(BitmapComparison.compare(shot, pictures[1], tolerance: 3).matches, "onion skin changes nothing")
+        try chromium.click(x: onion.x + onion.width / 2, y: onion.y + onion.height / 2)
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0005.png").path, "onion skin off")
+
+        // Reverse without loop: plays back from frame 3 and stops on frame 0.
+        try chromium.evaluate("keyframePreview.show(3); keyframePreview.shown.length = 0")
+        for id in ["reverse", "loop"] {
+            let box = try chromium.rect(of: id)
+            try chromium.click(x: box.x + box.width / 2, y: box.y + box.height / 2)
+        }
+        let play = try chromium.rect(of: "play")
+        try chromium.click(x: play.x + play.width / 2, y: play.y + play.height / 2)
+        try chromium.wait(for: "!keyframePreview.current().playing")
+        XCTAssertEqual(try current(chromium).frame, 0)
+        XCTAssertEqual(try chromium.evaluate("keyframePreview.shown.map(s => s[1]).join()") as? String,
+                       "3,2,1,0")
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0000.png").path, "reverse, no loop")
+
+        // Another clip through the fragment.
+        try chromium.evaluate("location.hash = '#frame=3&clip=wave'")
+        try chromium.wait(for: "keyframePreview.current().clip === 'wave' && keyframePreview.current().frame === 3")
+        try assertScreenShows(chromium, frames.appendingPathComponent("wave-0003.png").path, "#frame=3&clip=wave")
+
+        // Curves are drawn for the selected node (SVG polylines with keyframe markers).
+        let polylines = try chromium.evaluate("document.querySelectorAll('#curves polyline').length") as? Int ?? 0
+        XCTAssertGreaterThan(polylines, 0)
+
+        // Only the page itself was loaded: no request left the file.
+        let requests = chromium.requestedURLs
+        XCTAssertFalse(requests.isEmpty, "the request monitor saw nothing at all")
+        XCTAssertEqual(requests.filter { !$0.hasPrefix("file:") && !$0.hasPrefix("data:") }, [],
+                       "the preview made network requests")
+        XCTAssertEqual(try chromium.evaluate("""
+            performance.getEntriesByType('resource').filter(e => !e.name.startsWith('data:')).length
+            """) as? Int, 0)
+
+        // The monitor does see network requests: a page without the policy that loads an image over HTTP.
+        let probe = root.appendingPathComponent("probe.html")
+        try Data("<img src=\"http://127.0.0.1:9/probe.png\">".utf8).write(to: probe)
+        try chromium.navigate(probe.absoluteURL.absoluteString)
+        XCTAssertTrue(chromium.requestedURLs.contains("http://127.0.0.1:9/probe.png"), "\(chromium.requestedURLs)")
+    }
+
+    /// With --frames-folder the page loads its frames from files beside it, still without any network request.
+    func testFramesFolderPageLoadsItsFrames() throws {
+        let executable = try browser()
+        let root = try TestPaths.temporaryFolder("preview-browser-folder")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let page = root.appendingPathComponent("site/spinner.html")
+        let frames = root.appendingPathComponent("site/frames")
+        let result = try CLIRunner.run(["preview", TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path,
+                                        "-o", page.path, "--frames-folder", frames.path, "--background", "#ffffff"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let chromium = try ChromiumSession(executable: executable, width: 900, height: 800)
+        defer { chromium.close() }
+        try chromium.navigate(page.absoluteURL.absoluteString + "#frame=9")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        XCTAssertEqual(try chromium.evaluate(
+            "keyframePreview.images.every(i => i.complete && i.naturalWidth === 160)") as? Bool, true,
+            "every frame file loaded (the spinner's stage is 160×160)")
+        try assertScreenShows(chromium, frames.appendingPathComponent("spinner-0009.png").path, "frames folder #frame=9")
+        XCTAssertEqual(chromium.requestedURLs.filter { !$0.hasPrefix("file:") && !$0.hasPrefix("data:") }, [])
+        XCTAssertTrue(chromium.requestedURLs.contains { $0.hasSuffix("/frames/spinner-0009.png") },
+                      "\(chromium.requestedURLs)")
+    }
+
+    /// Benchmark (runs only with KEYFRAME_BENCH set): plays a 60 fps preview in headless Chromium for a few seconds
+    /// and prints how many frames were shown, how many were skipped, and the spread of the times between them
+    /// (requestAnimationFrame timestamps). Figures go into docs/performance.md.
+    func testPlaybackFrameTimingBenchmark() throws {
+        guard ProcessInfo.processInfo.environment["KEYFRAME_BENCH"] != nil else {
+            throw XCTSkip("benchmark: set KEYFRAME_BENCH=1 to measure preview playback in Chromium")
+        }
+        let executable = try browser()
+        let root = try TestPaths.temporaryFolder("preview-browser-bench")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let page = root.appendingPathComponent("walker60.html")
+        let size = ProcessInfo.processInfo.environment["KEYFRAME_BENCH_SIZE"] ?? "512x512"
+        let result = try CLIRunner.run(["preview", walker, "-o", page.path, "--clip", "walk", "--fps", "60",
+                                        "--size", size])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
+        defer { chromium.close() }
+        try chromium.navigate(page.absoluteURL.absoluteString)
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        let seconds = 5.0
+        try chromium.evaluate("""
+            (async () => {
+              const callbacks = []; let stop = false;
+              const count = (t) => { callbacks.push(t); if (!stop) requestAnimationFrame(count); };
+              requestAnimationFrame(count);
+              keyframePreview.shown.length = 0; keyframePreview.play();
+              await new Promise(r => setTimeout(r, \(Int(seconds * 1000))));
+              keyframePreview.pause(); stop = true; window.rafCallbacks = callbacks; return callbacks.length;
+            })()
+            """)
+        let shown = try XCTUnwrap(chromium.evaluate("keyframePreview.shown") as? [[Double]])
+        let callbacks = try XCTUnwrap(chromium.evaluate("window.rafCallbacks") as? [Double])
+        let frames = Double(try XCTUnwrap(chromium.evaluate("keyframePreview.data.clips[0].numbers.length") as? Int))
+        XCTAssertGreaterThan(shown.count, 10)
+        var skipped = 0, skippedOnTime = 0
+        var gaps: [Double] = []
+        for (previous, next) in zip(shown, shown.dropFirst()) {
+            let step = Int((next[1] - previous[1] + frames).truncatingRemainder(dividingBy: frames))
+            skipped += max(0, step - 1)
+            // A skip although the display called back within 1.5 frame times is the page's fault, not the display's.
+            if next[0] - previous[0] < 25 { skippedOnTime += max(0, step - 1) }
+            gaps.append(next[0] - previous[0])
+        }
+        let elapsed = (shown.last![0] - shown.first![0]) / 1000
+        gaps.sort()
+        func percentile(_ p: Double) -> Double { gaps[min(gaps.count - 1, Int(Double(gaps.count) * p))] }
+        let rafRate = Double(callbacks.count - 1) / ((callbacks.last! - callbacks.first!) / 1000)
+        let figures: [CVarArg] = [size, elapsed, rafRate, shown.count - 1, elapsed * 60, skipped,
+                                  100 * Double(skipped) / max(1, elapsed * 60), skippedOnTime, percentile(0.5),
+                                  percentile(0.95), gaps.last ?? 0]
+        print(String(format: "preview playback, walker walk at 60 fps (%@), %.2f s in headless Chromium: "
+            + "display callbacks %.1f/s; frames shown %d of %.0f due, skipped %d (%.2f %%), of which %d with the "
+            + "display on time; time between shown frames median %.2f ms, p95 %.2f ms, max %.2f ms",
+            arguments: figures))
+    }
+}
+#endif
