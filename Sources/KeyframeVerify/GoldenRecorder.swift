@@ -32,7 +32,7 @@ public enum GoldenRecorder {
                 summary.unchanged += 1
             case .extraGolden:
                 do { try FileManager.default.removeItem(atPath: frame.goldenPath) } catch {
-                    throw VerifyError(path: frame.goldenPath, reason: "cannot remove: \(error.localizedDescription)")
+                    throw VerifyError(path: frame.goldenPath, reason: "cannot remove: \(FileSystemReason.describe(error))")
                 }
                 summary.removed.append(frame.fileName)
             case .differs, .missingGolden, .sizeMismatch, .unreadableGolden:

@@ -60,7 +60,7 @@ public struct GoldenVerifier: Sendable {
         guard !stems.isEmpty else { return [] }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: goldenFolder.path) } catch {
-            throw VerifyError(path: goldenFolder.path, reason: "cannot list the golden folder: \(error.localizedDescription)")
+            throw VerifyError(path: goldenFolder.path, reason: "cannot list the golden folder: \(FileSystemReason.describe(error))")
         }
         var found: [FrameCheck] = []
         for name in names.sorted() where !rendered.contains(name) {

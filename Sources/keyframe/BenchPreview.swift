@@ -65,13 +65,13 @@ struct BenchPreview: ParsableCommand {
             pageSize = bytes.count
             try? FileManager.default.removeItem(at: previewFolder)
         }
-        print("\(URL(fileURLWithPath: input).lastPathComponent) \(chosen.name): \(frames) frames at \(size)², "
+        try Output.out(line: "\(URL(fileURLWithPath: input).lastPathComponent) \(chosen.name): \(frames) frames at \(size)², "
               + "fastest of \(repetitions)")
-        print(String(format: "render  %8.1f ms wall  %8.1f ms CPU  %6.1f frames/s", best.render * 1000,
+        try Output.out(line: String(format: "render  %8.1f ms wall  %8.1f ms CPU  %6.1f frames/s", best.render * 1000,
                      cpu.render * 1000, Double(frames) / best.render))
-        print(String(format: "preview %8.1f ms wall  %8.1f ms CPU  %6.1f frames/s  page %@", best.preview * 1000,
+        try Output.out(line: String(format: "preview %8.1f ms wall  %8.1f ms CPU  %6.1f frames/s  page %@", best.preview * 1000,
                      cpu.preview * 1000, Double(frames) / best.preview, Preview.megabytes(pageSize)))
-        print(String(format: "preview / render: %.3f× wall, %.3f× CPU", best.preview / best.render,
+        try Output.out(line: String(format: "preview / render: %.3f× wall, %.3f× CPU", best.preview / best.render,
                      cpu.preview / cpu.render))
     }
 

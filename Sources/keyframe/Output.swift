@@ -20,6 +20,11 @@ enum Output {
         try out(Array(text.utf8))
     }
 
+    /// Writes `text` and a line break to standard output.
+    static func out(line text: String) throws(ExitCode) {
+        try out(Array((text + "\n").utf8))
+    }
+
     /// Writes `bytes` to standard output.
     static func out(_ bytes: [UInt8]) throws(ExitCode) {
         if let reason = write(bytes, to: STDOUT_FILENO) {

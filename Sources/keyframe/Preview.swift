@@ -68,12 +68,12 @@ struct Preview: ParsableCommand {
         do { try writeAtomically(bytes, to: page.path) } catch { throw fail("\(error)") }
         let limit = Int(sizeWarning * 1_048_576)
         if bytes.count > limit {
-            FileHandle.standardError.write(Data((
-                "keyframe: warning: \(output) is \(Preview.megabytes(bytes.count)), more than "
+            try Output.warn(
+                "warning: \(output) is \(Preview.megabytes(bytes.count)), more than "
                     + "\(Preview.megabytes(limit)); browsers may be slow to open it. "
-                    + "--frames-folder DIR keeps the frames beside the page instead.\n").utf8))
+                    + "--frames-folder DIR keeps the frames beside the page instead.")
         }
-        if !quiet { print("\(output): \(summary), \(Preview.megabytes(bytes.count))") }
+        if !quiet { try Output.out("\(output): \(summary), \(Preview.megabytes(bytes.count))\n") }
     }
 
     /// The page's bytes for what `source` rendered, and a summary (`2 clip(s), 48 frame(s), 33 distinct`). With

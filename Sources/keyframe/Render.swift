@@ -59,21 +59,11 @@ struct Render: ParsableCommand {
     }
 
     func run() throws {
-        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value))
-        let document = loaded.document
-        let assetsFolder = options.assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
-        // What the conversion could not represent also cannot be drawn: say so, as `convert` does.
-        if !quiet { try loaded.printWarnings() }
-        let scene: RenderScene
-        do { scene = try RenderScene(document: document, assetsFolder: assetsFolder) } catch {
-            var message = "\(error)"
-            if case .missingImage = error.kind, loaded.format == .keyframe, options.assets == nil {
-                message += " (a normalized JSON names its images relative to the export; pass --assets DIR)"
-            }
-            throw fail(message)
-        }
+        let loaded = try RenderInput.load(input, options: options, quiet: quiet)
+        let document = loaded.scene.document
+        let scene = loaded.scene
         if let script {
-            try renderScript(script, inputScene: scene, inputPath: URL(fileURLWithPath: input).standardizedFileURL.path)
+            try renderScript(script, input: loaded)
             return
         }
         var session = RenderSession(scene: scene)
@@ -180,45 +170,15 @@ struct Render: ParsableCommand {
 
     /// Plays `scriptPath` on the virtual clock at the output rate and renders every tick: each animator with a clip
     /// target draws its clip at its clip time, in declaration order. INPUT's stage frames the picture.
-    func renderScript(_ scriptPath: String, inputScene: RenderScene, inputPath: String) throws {
-        let url = URL(fileURLWithPath: scriptPath)
-        let documents = Play.Documents(relativeTo: url.deletingLastPathComponent())
-        let ticks: [ScriptTick]
+    func renderScript(_ scriptPath: String, input loaded: RenderInput) throws {
+        let inputScene = loaded.scene
         let rate = options.fps ?? inputScene.document.frameRate.framesPerSecond
-        let bytes: [UInt8]
-        do { bytes = try InputFile.read(scriptPath) } catch {
-            throw fail("\(scriptPath): cannot read the script: \(error.reason)")
-        }
-        do {
-            let parsed = try AnimatorScript(jsonBytes: bytes, file: scriptPath)
-            let runner = try ScriptRunner(script: parsed, resolver: documents.resolve)
-            ticks = try runner.run(fps: rate)
-        } catch {
-            throw fail("\(error)")
-        }
-        // Scene 0 is INPUT; every other document the script loaded gets its own scene.
-        var scenes = [inputScene]
-        var documentList = [inputScene.document]
-        var index = [inputPath: 0]
-        for (path, document) in documents.loaded.sorted(by: { $0.key < $1.key }) where index[path] == nil {
-            do {
-                let folder = try Importer.detect(URL(fileURLWithPath: path)).folder
-                scenes.append(try RenderScene(document: document, assetsFolder: folder))
-            } catch {
-                throw fail("\(error)")
-            }
-            documentList.append(document)
-            index[path] = scenes.count - 1
-        }
+        let run = try loaded.playScript(scriptPath, inputPath: URL(fileURLWithPath: input).standardizedFileURL.path,
+                                        rate: rate)
         var session = RenderSession(scene: inputScene)
         configure(&session)
-        let plans: [FramePlan]
-        do { plans = try FramePlan.plans(for: ticks, scenes: index, documents: documentList) } catch {
-            throw fail("\(error)")
-        }
-        let name = url.deletingPathExtension().lastPathComponent
         let summary = try draw { progress throws(RenderError) in
-            try session.run(name: name, plans: plans, scenes: scenes, reporting: progress)
+            try session.run(name: run.name, plans: run.plans, scenes: run.scenes, reporting: progress)
         }
         try report([summary], rate: rate, diagnostics: inputScene.document.diagnostics, script: scriptPath)
     }

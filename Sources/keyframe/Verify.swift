@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyframeFiles
 import KeyframeRender
 import KeyframeVerify
 
@@ -84,8 +85,8 @@ struct Verify: ParsableCommand {
         }
         let goldenURL = URL(fileURLWithPath: golden)
         if record && !FileManager.default.fileExists(atPath: goldenURL.path) {
-            do { try FileManager.default.createDirectory(at: goldenURL, withIntermediateDirectories: true) } catch {
-                throw fail("\(golden): cannot create the golden folder: \(error.localizedDescription)")
+            do { try AtomicFile.prepareFolder(golden) } catch {
+                throw fail("\(golden): cannot create the golden folder: \(error.reason)")
             }
         }
         let criteria = VerifyCriteria(tolerance: tolerance, maxDifferingShare: Verify.parseShare(maxDiffering) ?? 0)
@@ -98,10 +99,11 @@ struct Verify: ParsableCommand {
             let summary: GoldenRecorder.Summary
             do { summary = try GoldenRecorder.record(result) } catch { throw fail("\(error)") }
             if !quiet {
-                for name in summary.added { print("added \(name)") }
-                for name in summary.updated { print("updated \(name)") }
-                for name in summary.removed { print("removed \(name)") }
-                print("\(golden): \(summary)")
+                var text = ""
+                for name in summary.added { text += "added \(name)\n" }
+                for name in summary.updated { text += "updated \(name)\n" }
+                for name in summary.removed { text += "removed \(name)\n" }
+                try Output.out(text + "\(golden): \(summary)\n")
             }
             return
         }
@@ -116,7 +118,7 @@ struct Verify: ParsableCommand {
         }
         if !quiet || !result.passed {
             let text = result.summary
-            if result.passed { print(text) } else { FileHandle.standardError.write(Data((text + "\n").utf8)) }
+            if result.passed { try Output.out(text + "\n") } else { try Output.err(text + "\n") }
         }
         if !result.passed { throw ExitCode(1) }
     }
