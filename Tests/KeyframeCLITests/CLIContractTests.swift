@@ -39,7 +39,7 @@ final class CLIContractTests: XCTestCase {
         XCTAssertEqual(try run(["convert", walker, "-o", json.path]).status, 0)
         var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: json)) as? [String: Any])
         var clips = try XCTUnwrap(object["clips"] as? [[String: Any]])
-        for index in clips.indices { clips[index]["name"] = names[index] }
+        for index in clips.indices where index < names.count { clips[index]["name"] = names[index] }
         object["clips"] = clips
         try JSONSerialization.data(withJSONObject: object).write(to: json)
         return json.path
@@ -246,7 +246,8 @@ final class CLIContractTests: XCTestCase {
         var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: slow)) as? [String: Any])
         object["frameRate"] = 0.4
         try JSONSerialization.data(withJSONObject: object).write(to: slow)
-        let many = try run(["render", slow.path, "--assets", walker, "--fps", "1000", "--size", "8x8",
+        let many = try run(["render", slow.path, "--assets", walker, "--clip", "walk", "--clip", "wave",
+                            "--fps", "1000", "--size", "8x8",
                             "-o", folder.appendingPathComponent("many").path])
         XCTAssertEqual(many.status, 1)
         XCTAssertTrue(many.stderr.contains("would write 120000 frames, more than the 100000"), many.stderr)
@@ -400,7 +401,7 @@ final class CLIContractTests: XCTestCase {
         let written = try XCTUnwrap(report["output"] as? [String: Any])
         XCTAssertEqual(written["path"] as? String, output.path)
         XCTAssertEqual(written["bytes"] as? Int, try Data(contentsOf: output).count)
-        XCTAssertEqual((report["clips"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["walk", "wave"])
+        XCTAssertEqual((report["clips"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, ["walk", "wave", "walker"])
         XCTAssertNotNil(report["diagnostics"] as? [Any])
 
         let frames = folder.appendingPathComponent("frames")
@@ -410,7 +411,7 @@ final class CLIContractTests: XCTestCase {
         XCTAssertEqual(rendered.status, 0, rendered.stderr)
         let render = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(rendered.stdout.utf8)) as? [String: Any])
         let clips = try XCTUnwrap(render["clips"] as? [[String: Any]])
-        XCTAssertEqual(clips.compactMap { $0["name"] as? String }, ["walk", "wave"])
+        XCTAssertEqual(clips.compactMap { $0["name"] as? String }, ["walk", "wave", "walker"])
         for clip in clips {
             let entries = try XCTUnwrap(clip["files"] as? [[String: Any]])
             XCTAssertEqual(entries.compactMap { $0["frame"] as? Int }, [2, 3, 4])
@@ -477,7 +478,7 @@ final class CLIContractTests: XCTestCase {
         let out = try TestPaths.temporaryFolder("contract-progress")
         let process = Process()
         process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = ["-qec", "\(CLIRunner.binary.path) render \(walker) -o \(out.path)", "/dev/null"]
+        process.arguments = ["-qec", "\(CLIRunner.binary.path) render \(walker) --clip walk --clip wave -o \(out.path)", "/dev/null"]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardInput = FileHandle.nullDevice

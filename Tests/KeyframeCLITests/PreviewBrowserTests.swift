@@ -49,7 +49,7 @@ final class PreviewBrowserTests: XCTestCase {
         let frames = root.appendingPathComponent("frames")
         let page = root.appendingPathComponent("walker preview.html")  // a space: the file URL must be encoded
         // Opaque frames (a background colour), so the canvas on screen equals the PNG exactly.
-        let options = ["--background", "#336699", "--jobs", "2"]
+        let options = ["--background", "#336699", "--jobs", "2", "--clip", "walk", "--clip", "wave"]
         let render = try CLIRunner.run(["render", walker, "-o", frames.path] + options)
         XCTAssertEqual(render.status, 0, render.stderr)
         let preview = try CLIRunner.run(["preview", walker, "-o", page.path] + options)
