@@ -32,7 +32,7 @@ let package = Package(
         .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster", "KeyframeFiles"]),
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
-        .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
+        .target(name: "KeyframeExport", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
         .executableTarget(
             name: "keyframe",
             dependencies: [
@@ -65,6 +65,10 @@ let package = Package(
         .testTarget(name: "KeyframeRenderTests",
                     dependencies: ["KeyframeRender", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
                                    "KeyframePNG", "KeyframeTestSupport"],
+                    exclude: ["Golden"]),
+        .testTarget(name: "CoreAnimationExportTests",
+                    dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeJSON",
+                                   "KeyframeRender", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "KeyframeCLITests", dependencies: ["keyframe", "KeyframeTestSupport"]),
     ],

@@ -5,6 +5,7 @@ import KeyframeImport
 import KeyframeModel
 
 extension ExportFormat: ExpressibleByArgument {}
+extension CALayerTreeFile.Format: ExpressibleByArgument {}
 
 /// `keyframe export`: writes a document's clips in a player's format (Lottie, Core Animation).
 struct Export: ParsableCommand {
@@ -35,6 +36,10 @@ struct Export: ParsableCommand {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @Option(name: .customLong("format"),
+            help: ArgumentHelp("Core Animation: write the layer tree as json (default) or plist.", valueName: "json|plist"))
+    var coreAnimationFormat: CALayerTreeFile.Format?
+
     func run() throws {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
@@ -53,10 +58,14 @@ struct Export: ParsableCommand {
         for diagnostic in document.diagnostics where diagnostic.severity == .warning {
             FileHandle.standardError.write(Data("keyframe: \(diagnostic)\n".utf8))
         }
+        var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
+        if let coreAnimationFormat {
+            guard to == .coreAnimation else { throw ValidationError("--format applies to --to core-animation only") }
+            options.coreAnimationFormat = coreAnimationFormat
+        }
         let result: ExportResult
         do {
-            result = try exporter.export(document, assetsFolder: assetsFolder,
-                                         options: ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict))
+            result = try exporter.export(document, assetsFolder: assetsFolder, options: options)
         } catch {
             throw fail("\(input): \(error)")
         }
