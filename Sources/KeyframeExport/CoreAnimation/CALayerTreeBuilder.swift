@@ -49,9 +49,10 @@ struct CALayerTreeBuilder {
     private var states: [String: [Double: [String: Pose.NodeState]]] = [:]
     private var clipName = ""
 
-    /// Discrete switches are written this many frames before the frame they belong to, so that rounding in the
-    /// time conversion can never show the previous value at the frame itself.
-    static let switchLead = 0.001
+    /// The clip's timeline starts this many frames into the clip, so that a display refresh landing exactly on a
+    /// frame's instant never shows the previous frame (a discrete value, a loop's last instant) through rounding in
+    /// the time conversion. Moving values are then 10⁻⁶ of a frame's change ahead.
+    static let frameLead = 1e-6
     /// Two numbers closer than this are the same value.
     static let tolerance = 1e-9
 
@@ -83,7 +84,7 @@ struct CALayerTreeBuilder {
         var root = CALayerSpec(name: clip.name)
         var timeline = timelineLayer(clip.composition, instants: instants, path: clip.composition, depth: 0)
         timeline.beginTime = 0
-        timeline.timeOffset = clip.start.value / fps
+        timeline.timeOffset = (clip.start.value + Self.frameLead) / fps
         root.sublayers = [timeline]
         return root
     }
@@ -370,14 +371,14 @@ struct CALayerTreeBuilder {
             duration: plan.durationFrames / fps)]
     }
 
-    /// A discrete animation switching to each new value at its key (a little early, see ``switchLead``).
+    /// A discrete animation switching to each new value at its key.
     private func discrete(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: [[Double]],
                           _ plan: Plan) -> [CAKeyframeAnimationSpec] {
         guard plan.durationFrames > 0, values.count > 1, !Self.allEqual(values) else { return [] }
         var kept: [[Double]] = [values[0]]
         var keyTimes: [Double] = [0]
         for index in 1..<values.count where values[index] != kept.last! {
-            let time = max((plan.keys[index].time - Self.switchLead) / plan.durationFrames, keyTimes.last!)
+            let time = max(plan.keys[index].time / plan.durationFrames, keyTimes.last!)
             kept.append(values[index])
             keyTimes.append(min(time, 1))
         }
