@@ -163,7 +163,7 @@ struct CALayerTreeBuilder {
                                     path: String, depth: Int) -> CALayerSpec? {
         var layer = CALayerSpec(name: node.id)
         let nodeStates = keyStates.map { $0[node.id] }
-        report(node, states: nodeStates.compactMap { $0 }, path: path)
+        report(node, in: composition, states: nodeStates.compactMap { $0 }, path: path)
         guard let firstVisible = nodeStates.firstIndex(where: { $0 != nil }) else {
             layer.isHidden = true
             return layer
@@ -290,19 +290,29 @@ struct CALayerTreeBuilder {
     }
 
     /// Diagnostics for what a layer cannot show.
-    private mutating func report(_ node: Node, states: [Pose.NodeState], path: String) {
+    private mutating func report(_ node: Node, in composition: Composition, states: [Pose.NodeState], path: String) {
         let name = "\(path)/\(node.id)"
+        // Masks are set on a node or on any of its ancestors.
+        var masked = node.maskedBy != nil, isMask = node.isMask
+        var parent = node.parent
+        var steps = 0
+        while let id = parent, steps < composition.nodes.count, let ancestor = composition.nodes.first(where: { $0.id == id }) {
+            masked = masked || ancestor.maskedBy != nil
+            isMask = isMask || ancestor.isMask
+            parent = ancestor.parent
+            steps += 1
+        }
         if states.contains(where: { Self.isTint($0.color) }) {
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-color-transform",
                 message: "clip \"\(clipName)\": Core Animation has no per-layer colour multiply; the tint or colour "
                     + "offset of \(name) is not exported (its alpha is)"))
         }
-        if node.isMask || node.maskedBy != nil {
+        if masked || isMask {
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-mask",
-                message: "clip \"\(clipName)\": masks are not exported; \(name) is drawn unmasked"
-                    + (node.isMask ? " (it is a mask and is hidden)" : "")))
+                message: "clip \"\(clipName)\": masks are not exported; "
+                    + (isMask ? "the mask \(name) is hidden" : "\(name) is drawn unmasked")))
         }
         if let modes = node.tracks.blendMode?.keyframes, modes.contains(where: { $0.value != .normal }) {
             diagnostics.add(Diagnostic(

@@ -58,7 +58,12 @@ public enum CALayerTreeFile {
         switch value {
         case .null: return ""
         case .bool(let bool): return NSNumber(value: bool)
-        case .number(let number): return NSNumber(value: number)
+        case .number(let number):
+            // Whole numbers as <integer> (frame counts, versions, pixel sizes), the rest as <real>.
+            if number == number.rounded(), abs(number) < 9.0e15, !(number == 0 && number.sign == .minus) {
+                return NSNumber(value: Int(number))
+            }
+            return NSNumber(value: number)
         case .string(let string): return NSString(string: string)
         case .array(let elements): return NSArray(array: elements.map(propertyList))
         case .object(let members):
