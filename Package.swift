@@ -17,6 +17,8 @@ let package = Package(
         .library(name: "KeyframeFiles", targets: ["KeyframeFiles"]),
         .library(name: "KeyframeRender", targets: ["KeyframeRender"]),
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
+        // Apple platforms only (an empty module elsewhere): loads Core Animation export files into CALayers.
+        .library(name: "KeyframeCoreAnimation", targets: ["KeyframeCoreAnimation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,6 +35,8 @@ let package = Package(
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
         .target(name: "KeyframeExport", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
+        // Compiled only where QuartzCore exists; CI (Linux) builds it as an empty module. No dependencies.
+        .target(name: "KeyframeCoreAnimation"),
         .executableTarget(
             name: "keyframe",
             dependencies: [
