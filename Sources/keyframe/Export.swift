@@ -41,6 +41,9 @@ struct Export: ParsableCommand {
     var coreAnimationFormat: CALayerTreeFile.Format?
 
     func run() throws {
+        if coreAnimationFormat != nil && to != .coreAnimation {
+            throw ValidationError("--format applies to --to core-animation only")
+        }
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
         }
@@ -59,10 +62,7 @@ struct Export: ParsableCommand {
             FileHandle.standardError.write(Data("keyframe: \(diagnostic)\n".utf8))
         }
         var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
-        if let coreAnimationFormat {
-            guard to == .coreAnimation else { throw ValidationError("--format applies to --to core-animation only") }
-            options.coreAnimationFormat = coreAnimationFormat
-        }
+        if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }
         let result: ExportResult
         do {
             result = try exporter.export(document, assetsFolder: assetsFolder, options: options)

@@ -18,6 +18,7 @@ struct CoreAnimationConformance {
         var frames = 0
         var sprites = 0
         var meshItems = 0
+        var flattenedTimelines = 0
         var maxCornerError = 0.0
         var maxOpacityError = 0.0
         var failures: [String] = []
@@ -28,6 +29,7 @@ struct CoreAnimationConformance {
             frames += other.frames
             sprites += other.sprites
             meshItems += other.meshItems
+            flattenedTimelines += other.flattenedTimelines
             maxCornerError = max(maxCornerError, other.maxCornerError)
             maxOpacityError = max(maxOpacityError, other.maxOpacityError)
             failures += other.failures
@@ -35,7 +37,7 @@ struct CoreAnimationConformance {
 
         var description: String {
             "\(exports) exports, \(clips) clips, \(frames) frames, \(sprites) sprites compared (\(meshItems) mesh items "
-                + "not exported); max corner error \(maxCornerError) px, max opacity error \(maxOpacityError)"
+                + "not exported), \(flattenedTimelines) nested timelines flattened; max corner error \(maxCornerError) px, max opacity error \(maxOpacityError)"
         }
     }
 
@@ -47,6 +49,7 @@ struct CoreAnimationConformance {
         options.coreAnimationFormat = format
         let result = try CoreAnimationExporter().export(document, assetsFolder: folder, options: options)
         var figures = Figures(exports: 1)
+        figures.flattenedTimelines = result.diagnostics.filter { $0.code == "ca-timeline-flattened" }.map(\.count).reduce(0, +)
         let sampler = PoseSampler(document: document)
         for exported in result.clips {
             let tree = try CALayerTreeFile.decode(exported.main.bytes, source: exported.main.relativePath)
