@@ -46,7 +46,8 @@ struct CALayerTreeBuilder {
     private let images: [String: AtlasImage]
     private(set) var diagnostics = DiagnosticCollector()
     private(set) var usedImages: Set<String> = []
-    private var states: [String: [Double: [String: Pose.NodeState]]] = [:]
+    private var states: [String: [Double: [Pose.NodeState?]]] = [:]
+    private var topLevelPaths: [String: [String: Int]] = [:]
     private var clipName = ""
 
     /// The clip's timeline starts this many frames into the clip, so that a display refresh landing exactly on a
@@ -142,15 +143,20 @@ struct CALayerTreeBuilder {
         return Plan(keys: keys, beginFrame: begin, durationFrames: (times.max() ?? begin) - begin, repeatForever: false)
     }
 
-    /// The top-level node states of composition `id` at `local`, sampled once.
-    private mutating func nodeStates(_ id: String, local: Double) -> [String: Pose.NodeState] {
+    /// The top-level node states of composition `id` at `local` by node index (nil: not drawn), sampled once.
+    private mutating func nodeStates(_ id: String, local: Double) -> [Pose.NodeState?] {
         if let known = states[id]?[local] { return known }
+        let nodes = compositions[id]?.nodes ?? []
+        if topLevelPaths[id] == nil {
+            var paths: [String: Int] = [:]
+            for (index, node) in nodes.enumerated() { paths["\(id)/\(node.id)"] = index }
+            topLevelPaths[id] = paths
+        }
+        let paths = topLevelPaths[id]!
         let pose = sampler.sample(composition: id, frame: Frames(local), collectNodes: true)
-        var result: [String: Pose.NodeState] = [:]
-        let prefix = id + "/"
-        for state in pose.nodes where state.path.hasPrefix(prefix) {
-            let rest = state.path.dropFirst(prefix.count)
-            if !rest.contains(">") { result[String(rest)] = state }
+        var result = [Pose.NodeState?](repeating: nil, count: nodes.count)
+        for state in pose.nodes {
+            if let index = paths[state.path] { result[index] = state }
         }
         states[id, default: [:]][local] = result
         return result
@@ -159,10 +165,10 @@ struct CALayerTreeBuilder {
     // MARK: Nodes
 
     private mutating func nodeLayer(_ node: Node, index: Int, in composition: Composition, plan: Plan,
-                                    keyStates: [[String: Pose.NodeState]], instants: [Instant?], hasDrawOrder: Bool,
+                                    keyStates: [[Pose.NodeState?]], instants: [Instant?], hasDrawOrder: Bool,
                                     path: String, depth: Int) -> CALayerSpec? {
         var layer = CALayerSpec(name: node.id)
-        let nodeStates = keyStates.map { $0[node.id] }
+        let nodeStates = keyStates.map { $0[index] }
         report(node, in: composition, states: nodeStates.compactMap { $0 }, path: path)
         guard let firstVisible = nodeStates.firstIndex(where: { $0 != nil }) else {
             layer.isHidden = true
