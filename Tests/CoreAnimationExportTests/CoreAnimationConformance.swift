@@ -88,7 +88,9 @@ struct CoreAnimationConformance {
             }
             for (layer, item) in zip(drawn, expected) {
                 figures.sprites += 1
-                guard layer.name == item.sprite, let sprite = sprites[item.sprite], let image = images[layer.image] else {
+                guard layer.name == item.sprite, let sprite = sprites[item.sprite], let image = images[layer.image],
+                    image.sprite == nil || image.sprite == item.sprite
+                else {
                     fail("draws \(layer.name) where the sampler draws \(item.sprite)")
                     continue
                 }
@@ -120,7 +122,11 @@ struct CoreAnimationConformance {
             let ax = (r[0] + r[2] * (bw > 0 ? p / bw : 0)) * image.pixelWidth
             let ay = (r[1] + r[3] * (bh > 0 ? q / bh : 0)) * image.pixelHeight
             let u: Double, v: Double
-            if sprite.rotated {
+            if image.sprite != nil {
+                // A baked copy is the upright picture at the atlas's resolution.
+                u = (r[0] + r[2] * (bw > 0 ? p / bw : 0)) * image.pixelWidth / resolution
+                v = (r[1] + r[3] * (bh > 0 ? q / bh : 0)) * image.pixelHeight / resolution
+            } else if sprite.rotated {
                 u = (ay - region.y) / resolution
                 v = (region.x + region.width - ax) / resolution
             } else {

@@ -144,7 +144,8 @@ final class CoreAnimationExportTests: XCTestCase {
     }
 
     func testWhatCannotBeShownIsAWarning() throws {
-        XCTAssertTrue(try export("animate-walker", clips: ["wave"]).diagnostics.contains { $0.code == "ca-color-transform" && $0.severity == .warning })
+        XCTAssertTrue(try export("dragonbones-waver", clips: ["wave"]).diagnostics.contains { $0.code == "ca-color-transform" && $0.severity == .warning },
+                      "the waver's head flash changes colour: it cannot be baked")
         XCTAssertTrue(try export("animate-bouncer-long").diagnostics.contains { $0.code == "ca-mask" && $0.severity == .warning })
         XCTAssertTrue(try export("dragonbones-waver").diagnostics.contains { $0.code == "ca-mesh" && $0.severity == .warning })
         XCTAssertFalse(try export("bta-spinner").diagnostics.contains { $0.severity == .warning })
@@ -152,6 +153,28 @@ final class CoreAnimationExportTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("--strict"), "\(error)")
         }
         XCTAssertNoThrow(try export("bta-spinner", strict: true))
+    }
+
+    /// The walker's constant colour effects (the shadow's, and the head's tint while waving, both on symbol
+    /// instances) are baked into copies of the sprites they reach, written beside the file; nothing warns.
+    func testConstantTintsAreBakedIntoImageCopies() throws {
+        let result = try export("animate-walker")
+        XCTAssertFalse(result.diagnostics.contains { $0.code == "ca-color-transform" }, "\(result.diagnostics)")
+        for clip in result.clips {
+            let tree = try CALayerTreeFile.decode(clip.main.bytes)
+            let baked = tree.images.filter { $0.sprite != nil }
+            XCTAssertFalse(baked.isEmpty, "\(clip.clip): nothing baked")
+            for image in baked {
+                XCTAssertEqual(image.colorTransform?.count, 8)
+                XCTAssertEqual(image.colorTransform?[3], 1, "alpha stays the layer's opacity")
+                let png = try XCTUnwrap(clip.companions.first { $0.relativePath == image.path }, image.path)
+                XCTAssertTrue(png.bytes.starts(with: [0x89, 0x50, 0x4E, 0x47]), "\(image.path) is not a PNG")
+            }
+        }
+        let wave = try CALayerTreeFile.decode(result.clips[1].main.bytes)
+        XCTAssertGreaterThan(wave.images.filter { $0.sprite != nil }.count,
+                             try CALayerTreeFile.decode(result.clips[0].main.bytes).images.filter { $0.sprite != nil }.count,
+                             "the head's tint while waving bakes more sprites")
     }
 
     func testUnknownClipIsAnErrorNamingTheClips() throws {

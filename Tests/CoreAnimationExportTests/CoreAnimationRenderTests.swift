@@ -25,11 +25,14 @@ final class CoreAnimationRenderTests: XCTestCase {
             let scene = try RenderScene(document: document, assetsFolder: folder)
             let result = try CoreAnimationExporter().export(document, assetsFolder: folder, options: ExportOptions())
             for exported in result.clips {
+                // The layers' images as the app gets them: the atlases and any baked tinted copies.
+                let tree = try CALayerTreeFile.decode(exported.main.bytes)
+                let (drawDocument, library) = try Self.library(for: tree, exported: exported, document: document,
+                                                               assetsFolder: folder)
                 let clip = try XCTUnwrap(document.clip(named: exported.clip))
                 let warned = result.diagnostics.contains {
                     $0.severity == .warning && $0.message.contains("clip \"\(clip.name)\"")
                 }
-                let tree = try CALayerTreeFile.decode(exported.main.bytes)
                 let player = CALayerTreePlayer(document: tree)
                 let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
                                                 fps: document.frameRate.framesPerSecond, selection: .all)
@@ -41,9 +44,9 @@ final class CoreAnimationRenderTests: XCTestCase {
                     renderer.render(plan, scenes: [scene], framing: framing, background: .transparent, into: &expected)
                     let drawn = player.draw(at: Double(index) / document.frameRate.framesPerSecond)
                     var pose = Pose()
-                    for layer in drawn { pose.items.append(try Self.item(layer, tree: tree, document: document)) }
+                    for layer in drawn { pose.items.append(try Self.item(layer, tree: tree, document: drawDocument)) }
                     var actual = Bitmap(width: 1, height: 1)
-                    renderer.render(pose, library: scene.library, framing: framing, background: .transparent, into: &actual)
+                    renderer.render(pose, library: library, framing: framing, background: .transparent, into: &actual)
                     let comparison = BitmapComparison.compare(actual, expected, tolerance: 1)
                     worst = max(worst, comparison.maxDifference)
                     checkedFrames += 1
@@ -69,11 +72,39 @@ final class CoreAnimationRenderTests: XCTestCase {
         XCTAssertGreaterThan(identical, 0)
     }
 
+    /// The document and atlas library to draw a tree's layers with: the document's atlases plus, for each baked
+    /// image, a sprite covering it whole (upright, at the source atlas's resolution, the source sprite's origin).
+    static func library(for tree: CALayerTreeDocument, exported: ExportedClip, document: Document,
+                        assetsFolder: URL) throws -> (Document, AtlasLibrary) {
+        var drawDocument = document
+        var bitmaps: [String: Bitmap] = [:]
+        for image in document.assets.images {
+            bitmaps[image.id] = try PNGDecoder().decode([UInt8](Data(contentsOf: assetsFolder.appendingPathComponent(image.path))))
+        }
+        for image in tree.images {
+            guard let spriteID = image.sprite else { continue }
+            let source = try XCTUnwrap(document.assets.sprites.first { $0.id == spriteID })
+            let atlas = try XCTUnwrap(document.assets.images.first { $0.id == source.image })
+            let bytes = try XCTUnwrap(exported.companions.first { $0.relativePath == image.path }?.bytes, image.path)
+            bitmaps[image.id] = try PNGDecoder().decode(bytes)
+            drawDocument.assets.images.append(AtlasImage(id: image.id, path: image.path,
+                                                         pixelSize: Size(width: image.pixelWidth, height: image.pixelHeight),
+                                                         resolution: atlas.resolution))
+            drawDocument.assets.sprites.append(Sprite(
+                id: image.id, name: image.id, image: image.id,
+                region: Rect(x: 0, y: 0, width: image.pixelWidth, height: image.pixelHeight), rotated: false,
+                origin: source.origin, size: source.size))
+        }
+        return (drawDocument, AtlasLibrary(document: drawDocument, bitmaps: bitmaps))
+    }
+
     /// The renderer's item for a drawn layer: the sprite named by the layer, placed by mapping the sprite's upright
     /// picture onto the layer's bounds through `contentsRect` (so a wrong rectangle or rotation shows in pixels).
     static func item(_ layer: CALayerTreePlayer.DrawnLayer, tree: CALayerTreeDocument, document: Document) throws -> Pose.Item {
-        let sprite = try XCTUnwrap(document.assets.sprites.first { $0.id == layer.name }, "no sprite \(layer.name)")
         let image = try XCTUnwrap(tree.images.first { $0.id == layer.image })
+        // A baked copy is drawn as the sprite `library(for:…)` made of it.
+        let spriteID = image.sprite != nil ? image.id : layer.name
+        let sprite = try XCTUnwrap(document.assets.sprites.first { $0.id == spriteID }, "no sprite \(spriteID)")
         let r = layer.contentsRect, region = sprite.region
         let resolution = region.width / (sprite.rotated ? sprite.size.height : sprite.size.width)
         // Upright point → atlas pixel (the model's definition of a sprite) → bounds point (inverse contentsRect).

@@ -46,6 +46,15 @@ struct CALayerTreeBuilder {
     private let images: [String: AtlasImage]
     private(set) var diagnostics = DiagnosticCollector()
     private(set) var usedImages: Set<String> = []
+    /// Sprite pictures to write as their own images with a constant colour transform baked in, by image id.
+    private(set) var bakes: [String: TintBake] = [:]
+    private var bakeIDs: [TintBake: String] = [:]
+
+    /// A sprite's upright picture with a colour transform (alpha multiplier 1, no alpha offset) applied.
+    struct TintBake: Hashable {
+        var sprite: String
+        var color: ColorTransform
+    }
     private var states: [String: [Double: [Pose.NodeState?]]] = [:]
     private var topLevelPaths: [String: [String: Int]] = [:]
     private var clipName = ""
@@ -92,7 +101,9 @@ struct CALayerTreeBuilder {
 
     // MARK: Timelines
 
-    private mutating func timelineLayer(_ id: String, instants: [Instant?], path: String, depth: Int) -> CALayerSpec {
+    /// `tint`: the constant colour transform (alpha left alone) the instance's ancestors apply to everything in it.
+    private mutating func timelineLayer(_ id: String, instants: [Instant?], path: String, depth: Int,
+                                        tint: ColorTransform = .identity) -> CALayerSpec {
         var layer = CALayerSpec(name: id)
         guard let composition = compositions[id], depth < PoseSampler.maximumDepth else { return layer }
         let plan = self.plan(for: composition, instants: instants, path: path)
@@ -103,7 +114,8 @@ struct CALayerTreeBuilder {
                 track.keyframes.contains(where: { if case .none = $0.value { return false } else { return true } })
             else { continue }
             if let nodeLayer = self.nodeLayer(node, index: index, in: composition, plan: plan, keyStates: keyStates,
-                                              instants: instants, hasDrawOrder: hasDrawOrder, path: path, depth: depth) {
+                                              instants: instants, hasDrawOrder: hasDrawOrder, path: path, depth: depth,
+                                              tint: tint) {
                 layer.sublayers.append(nodeLayer)
             }
         }
@@ -166,7 +178,7 @@ struct CALayerTreeBuilder {
 
     private mutating func nodeLayer(_ node: Node, index: Int, in composition: Composition, plan: Plan,
                                     keyStates: [[Pose.NodeState?]], instants: [Instant?], hasDrawOrder: Bool,
-                                    path: String, depth: Int) -> CALayerSpec? {
+                                    path: String, depth: Int, tint: ColorTransform) -> CALayerSpec? {
         var layer = CALayerSpec(name: node.id)
         let nodeStates = keyStates.map { $0[index] }
         report(node, in: composition, states: nodeStates.compactMap { $0 }, path: path)
@@ -220,7 +232,31 @@ struct CALayerTreeBuilder {
             }
         }
         for id in spriteOrder {
-            guard var sprite = spriteLayer(id) else { continue }
+            // A colour transform beyond alpha that stays the same while this sprite shows is baked into a copy of
+            // the picture; one that changes cannot be shown (a warning).
+            let tints = contents.indices.compactMap { i -> ColorTransform? in
+                guard case .sprite(let shown)? = contents[i]?.value, shown == id, nodeStates[i] != nil else { return nil }
+                return tint.concatenating(Self.withoutAlpha(filled[i].color))
+            }
+            var bake: TintBake? = nil
+            if let first = tints.first, tints.contains(where: Self.isTint) {
+                let rgb = Self.withoutAlpha(first)
+                let offsets = contents.indices.contains { i in
+                    if case .sprite(let shown)? = contents[i]?.value, shown == id, nodeStates[i] != nil {
+                        return abs(filled[i].color.alphaOffset) > Self.tolerance
+                    }
+                    return false
+                }
+                if !offsets, tints.allSatisfy({ Self.close(Self.withoutAlpha($0), rgb) }) {
+                    bake = TintBake(sprite: id, color: rgb)
+                } else {
+                    diagnostics.add(Diagnostic(
+                        severity: .warning, code: "ca-color-transform",
+                        message: "clip \"\(clipName)\": Core Animation has no per-layer colour multiply; the changing tint "
+                            + "or colour offset of \(path)/\(node.id) is not exported (its alpha is)"))
+                }
+            }
+            guard var sprite = spriteLayer(id, bake: bake) else { continue }
             let hiddenValues = contents.map { keyframe -> [Double] in
                 if case .sprite(let shown)? = keyframe?.value, shown == id { return [0] }
                 return [1]
@@ -237,8 +273,23 @@ struct CALayerTreeBuilder {
             let hiddenValues = contents.map { [$0?.frame.value == start ? 0.0 : 1.0] }
             span.isHidden = hiddenValues[0][0] != 0
             span.animation = group(discrete("hidden", .bool, hiddenValues, plan), plan)
+            // The node's colour (alpha left to opacity) passes into the nested symbol when it stays the same while
+            // the span shows; a changing one cannot be baked (a warning).
+            let spanTints = contents.indices.compactMap { i -> ColorTransform? in
+                contents[i]?.frame.value == start && nodeStates[i] != nil
+                    ? tint.concatenating(Self.withoutAlpha(filled[i].color)) : nil
+            }
+            var childTint = spanTints.first ?? tint
+            if !spanTints.allSatisfy({ Self.close($0, childTint) }) || filled.contains(where: { abs($0.color.alphaOffset) > Self.tolerance }) {
+                diagnostics.add(Diagnostic(
+                    severity: .warning, code: "ca-color-transform",
+                    message: "clip \"\(clipName)\": Core Animation has no per-layer colour multiply; the changing tint "
+                        + "or colour offset of \(path)/\(node.id) on its nested symbol is not exported (its alpha is)"))
+                childTint = tint
+            }
             span.sublayers = [childTimeline(instance, spanStart: start, node: node, instants: instants,
-                                            path: "\(path)/\(node.id)>\(instance.composition)", depth: depth)]
+                                            path: "\(path)/\(node.id)>\(instance.composition)", depth: depth,
+                                            tint: childTint)]
             layer.sublayers.append(span)
         }
         return layer
@@ -246,7 +297,8 @@ struct CALayerTreeBuilder {
 
     /// The timeline layer of a composition span, with the time conversion from its parent's layer time.
     private mutating func childTimeline(_ instance: CompositionInstance, spanStart: Double, node: Node,
-                                        instants: [Instant?], path: String, depth: Int) -> CALayerSpec {
+                                        instants: [Instant?], path: String, depth: Int,
+                                        tint: ColorTransform) -> CALayerSpec {
         let length = compositions[instance.composition]?.duration.value ?? 0
         var child: [Instant?] = []
         var origin: (parent: Double, child: Double)? = nil
@@ -265,19 +317,44 @@ struct CALayerTreeBuilder {
             let layerTime = instant.layerTime - origin!.parent + origin!.child
             child.append(Instant(local: local, elapsed: spanElapsed, linear: linear, layerTime: layerTime))
         }
-        var layer = timelineLayer(instance.composition, instants: child, path: path, depth: depth + 1)
+        var layer = timelineLayer(instance.composition, instants: child, path: path, depth: depth + 1, tint: tint)
         layer.beginTime = (origin?.parent ?? 0) / fps
         layer.timeOffset = (origin?.child ?? 0) / fps
         return layer
     }
 
-    private mutating func spriteLayer(_ id: String) -> CALayerSpec? {
+    private mutating func spriteLayer(_ id: String, bake: TintBake? = nil) -> CALayerSpec? {
         guard let sprite = sprites[id], let image = images[sprite.image],
             image.pixelSize.width > 0, image.pixelSize.height > 0
         else { return nil }
-        usedImages.insert(image.id)
         var layer = CALayerSpec(name: id)
         layer.anchorPoint = [0, 0]
+        if let bake {
+            // The baked copy is the upright picture: no region, no rotation.
+            let bakeID: String
+            if let known = bakeIDs[bake] {
+                bakeID = known
+            } else {
+                // Named by the colour so that clips exported into one folder never give one name two pictures.
+                var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+                let c = bake.color
+                for number in [c.redMultiplier, c.greenMultiplier, c.blueMultiplier, c.redOffset, c.greenOffset, c.blueOffset] {
+                    var bits = number.bitPattern
+                    for _ in 0..<8 {
+                        hash = (hash ^ (bits & 0xff)) &* 0x100_0000_01b3
+                        bits >>= 8
+                    }
+                }
+                bakeID = "\(id)~tint-" + String(hash, radix: 16)
+                bakeIDs[bake] = bakeID
+                bakes[bakeID] = bake
+            }
+            layer.contents = bakeID
+            layer.bounds = [0, 0, sprite.size.width, sprite.size.height]
+            layer.position = [sprite.origin.x, sprite.origin.y]
+            return layer
+        }
+        usedImages.insert(image.id)
         layer.contents = image.id
         let r = sprite.region
         layer.contentsRect = [r.x / image.pixelSize.width, r.y / image.pixelSize.height,
@@ -308,12 +385,6 @@ struct CALayerTreeBuilder {
             parent = ancestor.parent
             steps += 1
         }
-        if states.contains(where: { Self.isTint($0.color) }) {
-            diagnostics.add(Diagnostic(
-                severity: .warning, code: "ca-color-transform",
-                message: "clip \"\(clipName)\": Core Animation has no per-layer colour multiply; the tint or colour "
-                    + "offset of \(name) is not exported (its alpha is)"))
-        }
         if masked || isMask {
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-mask",
@@ -336,6 +407,22 @@ struct CALayerTreeBuilder {
                 severity: .warning, code: "ca-filter",
                 message: "clip \"\(clipName)\": filters are not exported; \(name) is drawn without them"))
         }
+    }
+
+    /// The colour transform with alpha left alone (multiplier 1, offset 0).
+    static func withoutAlpha(_ c: ColorTransform) -> ColorTransform {
+        var rgb = c
+        rgb.alphaMultiplier = 1
+        rgb.alphaOffset = 0
+        return rgb
+    }
+
+    static func close(_ a: ColorTransform, _ b: ColorTransform) -> Bool {
+        let x = [a.redMultiplier, a.greenMultiplier, a.blueMultiplier, a.alphaMultiplier, a.redOffset, a.greenOffset,
+                 a.blueOffset, a.alphaOffset]
+        let y = [b.redMultiplier, b.greenMultiplier, b.blueMultiplier, b.alphaMultiplier, b.redOffset, b.greenOffset,
+                 b.blueOffset, b.alphaOffset]
+        return zip(x, y).allSatisfy { abs($0 - $1) <= tolerance }
     }
 
     static func isTint(_ c: ColorTransform) -> Bool {

@@ -17,6 +17,11 @@ public struct CALayerTreeDocument: Sendable, Hashable {
         /// Its size in pixels.
         public var pixelWidth: Double
         public var pixelHeight: Double
+        /// For a baked copy: the sprite whose upright picture it is.
+        public var sprite: String? = nil
+        /// For a baked copy: the colour transform applied to it, `[rMul, gMul, bMul, aMul, rOff, gOff, bOff, aOff]`
+        /// (offsets on 0–255; alpha multiplier 1 and offset 0: alpha stays the layer's `opacity`).
+        public var colorTransform: [Double]? = nil
         public init(id: String, path: String, pixelWidth: Double, pixelHeight: Double) {
             self.id = id
             self.path = path
@@ -57,9 +62,16 @@ extension CALayerTreeDocument.Image: JSONRepresentable {
     public init(json: JSONCursor) throws(JSONSchemaError) {
         self.init(id: try json.decode("id"), path: try json.decode("path"), pixelWidth: try json.decode("pixelWidth"),
                   pixelHeight: try json.decode("pixelHeight"))
+        sprite = try json.decodeIfPresent("sprite")
+        colorTransform = try json.decodeIfPresent("colorTransform")
     }
     public var json: JSONValue {
-        ["id": .string(id), "path": .string(path), "pixelWidth": .number(pixelWidth), "pixelHeight": .number(pixelHeight)]
+        var object: [String: JSONValue] = [
+            "id": .string(id), "path": .string(path), "pixelWidth": .number(pixelWidth), "pixelHeight": .number(pixelHeight),
+        ]
+        if let sprite { object["sprite"] = .string(sprite) }
+        if let colorTransform { object["colorTransform"] = colorTransform.json }
+        return .object(object)
     }
 }
 

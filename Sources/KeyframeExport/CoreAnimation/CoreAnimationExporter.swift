@@ -22,6 +22,10 @@ public struct CoreAnimationExporter: DocumentExporter {
         var diagnostics = DiagnosticCollector()
         var exported: [ExportedClip] = []
         var imageBytes: [String: [UInt8]] = [:]
+        var baker = TintBaker()
+        var baked: [String: (bytes: [UInt8], width: Int, height: Int)] = [:]
+        let spriteByID = Dictionary(document.assets.sprites.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let imageByID = Dictionary(document.assets.images.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for clip in clips {
             var builder = CALayerTreeBuilder(document: document, sampler: sampler)
             let root = builder.build(clip: clip)
@@ -40,6 +44,23 @@ public struct CoreAnimationExporter: DocumentExporter {
                     imageBytes[image.id] = [UInt8](data)
                 }
                 companions.append(ExportedFile(relativePath: path, bytes: imageBytes[image.id]!))
+            }
+            for (id, bake) in builder.bakes.sorted(by: { $0.key < $1.key }) {
+                guard let sprite = spriteByID[bake.sprite], let atlas = imageByID[sprite.image] else { continue }
+                let key = "\(bake.sprite)|\(bake.color)"
+                if baked[key] == nil {
+                    baked[key] = try baker.bake(sprite, color: bake.color, image: atlas, assetsFolder: assetsFolder, source: source)
+                }
+                let picture = baked[key]!
+                let path = "images/" + Self.safeName(id) + ".png"
+                var image = CALayerTreeDocument.Image(id: id, path: path, pixelWidth: Double(picture.width),
+                                                      pixelHeight: Double(picture.height))
+                image.sprite = sprite.id
+                let c = bake.color
+                image.colorTransform = [c.redMultiplier, c.greenMultiplier, c.blueMultiplier, c.alphaMultiplier,
+                                        c.redOffset, c.greenOffset, c.blueOffset, c.alphaOffset]
+                images.append(image)
+                companions.append(ExportedFile(relativePath: path, bytes: picture.bytes))
             }
             let stage = document.stage.map { [$0.x, $0.y, $0.width, $0.height] }
             let tree = CALayerTreeDocument(
