@@ -83,6 +83,29 @@ struct CALayerTreeBuilder {
         self.images = images
     }
 
+    /// The document the builder samples: nested compositions and meshes replaced by empty content.
+    ///
+    /// The builder samples each composition on its own, one level at a time, and exports no meshes, so the sampler
+    /// need not descend into nested compositions or place mesh vertices. A node's transform, colour and visibility
+    /// do not depend on what it shows, so the node states are the same; only the work is less.
+    static func samplingDocument(_ document: Document) -> Document {
+        var copy = document
+        copy.assets.meshes = []
+        for c in copy.compositions.indices {
+            for n in copy.compositions[c].nodes.indices {
+                guard var track = copy.compositions[c].nodes[n].tracks.content else { continue }
+                for k in track.keyframes.indices {
+                    switch track.keyframes[k].value {
+                    case .composition, .mesh: track.keyframes[k].value = .none
+                    case .none, .sprite: break
+                    }
+                }
+                copy.compositions[c].nodes[n].tracks.content = track
+            }
+        }
+        return copy
+    }
+
     /// The root layer of `clip`: a plain layer (the loader sets its `beginTime`) holding the clip's timeline.
     mutating func build(clip: Clip) -> CALayerSpec {
         clipName = clip.name

@@ -18,7 +18,7 @@ public struct CoreAnimationExporter: DocumentExporter {
             throw ExportError(source: source, message: "the document's frame rate must be positive")
         }
         let clips = try select(document, options.clips)
-        let sampler = PoseSampler(document: document)
+        let sampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
         var diagnostics = DiagnosticCollector()
         var exported: [ExportedClip] = []
         var imageBytes: [String: [UInt8]] = [:]
