@@ -106,6 +106,9 @@ public final class KeyframeLayerTree {
         if let group = d["animation"] as? [String: Any] {
             layer.add(try animationGroup(group), forKey: "keyframe")
         }
+        if let mask = d["mask"] as? [String: Any] {
+            layer.mask = try Self.layer(mask, images: images)
+        }
         for sublayer in try array(d["sublayers"], "sublayers") {
             layer.addSublayer(try Self.layer(sublayer, images: images))
         }

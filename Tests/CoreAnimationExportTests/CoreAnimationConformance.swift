@@ -19,6 +19,7 @@ struct CoreAnimationConformance {
         var sprites = 0
         var meshItems = 0
         var flattenedTimelines = 0
+        var maskShapes = 0
         var maxCornerError = 0.0
         var maxOpacityError = 0.0
         var failures: [String] = []
@@ -30,13 +31,14 @@ struct CoreAnimationConformance {
             sprites += other.sprites
             meshItems += other.meshItems
             flattenedTimelines += other.flattenedTimelines
+            maskShapes += other.maskShapes
             maxCornerError = max(maxCornerError, other.maxCornerError)
             maxOpacityError = max(maxOpacityError, other.maxOpacityError)
             failures += other.failures
         }
 
         var description: String {
-            "\(exports) exports, \(clips) clips, \(frames) frames, \(sprites) sprites compared (\(meshItems) mesh items "
+            "\(exports) exports, \(clips) clips, \(frames) frames, \(sprites) sprites and \(maskShapes) mask shapes compared (\(meshItems) mesh items "
                 + "not exported), \(flattenedTimelines) nested timelines flattened; max corner error \(maxCornerError) px, max opacity error \(maxOpacityError)"
         }
     }
@@ -74,7 +76,8 @@ struct CoreAnimationConformance {
         let frames = Int(clip.duration.value.rounded(.up))
         for frame in 0..<frames {
             figures.frames += 1
-            let items = sampler.sample(clip: clip, time: Frames(Double(frame))).items
+            let pose = sampler.sample(clip: clip, time: Frames(Double(frame)))
+            let items = pose.items
             let expected = items.filter { $0.mesh == nil }
             figures.meshItems += items.count - expected.count
             let drawn = player.draw(at: Double(frame) / fps)
@@ -97,6 +100,30 @@ struct CoreAnimationConformance {
                 let error = cornerError(layer, item: item, sprite: sprite, image: image)
                 figures.maxCornerError = max(figures.maxCornerError, error)
                 if !(error <= cornerTolerance) { fail("\(item.sprite) (\(item.path)) corner off by \(error) px") }
+                // Masks: the same shapes, placed the same, for each mask that limits the item.
+                let expectedMasks = item.masks.map { pose.masks.indices.contains($0) ? pose.masks[$0].filter { $0.mesh == nil } : [] }
+                if expectedMasks.count != layer.masks.count {
+                    fail("\(item.sprite) has \(layer.masks.count) masks, the sampler \(expectedMasks.count)")
+                } else {
+                    for (shapes, expectedShapes) in zip(layer.masks, expectedMasks) {
+                        guard shapes.count == expectedShapes.count else {
+                            fail("\(item.sprite)'s mask has \(shapes.count) shapes, the sampler's \(expectedShapes.count)")
+                            continue
+                        }
+                        for (shape, expectedShape) in zip(shapes, expectedShapes) {
+                            guard shape.name == expectedShape.sprite, let maskSprite = sprites[shape.name],
+                                let maskImage = images[shape.image]
+                            else {
+                                fail("mask shape \(shape.name) where the sampler has \(expectedShape.sprite)")
+                                continue
+                            }
+                            figures.maskShapes += 1
+                            let error = cornerError(shape, item: expectedShape, sprite: maskSprite, image: maskImage)
+                            figures.maxCornerError = max(figures.maxCornerError, error)
+                            if !(error <= cornerTolerance) { fail("mask shape \(shape.name) corner off by \(error) px") }
+                        }
+                    }
+                }
                 let opacityError = abs(layer.opacity - item.color.alphaMultiplier)
                 figures.maxOpacityError = max(figures.maxOpacityError, opacityError)
                 if !(opacityError <= opacityTolerance) {

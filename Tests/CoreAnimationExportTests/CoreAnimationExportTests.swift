@@ -146,7 +146,6 @@ final class CoreAnimationExportTests: XCTestCase {
     func testWhatCannotBeShownIsAWarning() throws {
         XCTAssertTrue(try export("dragonbones-waver", clips: ["wave"]).diagnostics.contains { $0.code == "ca-color-transform" && $0.severity == .warning },
                       "the waver's head flash changes colour: it cannot be baked")
-        XCTAssertTrue(try export("animate-bouncer-long").diagnostics.contains { $0.code == "ca-mask" && $0.severity == .warning })
         XCTAssertTrue(try export("dragonbones-waver").diagnostics.contains { $0.code == "ca-mesh" && $0.severity == .warning })
         XCTAssertFalse(try export("bta-spinner").diagnostics.contains { $0.severity == .warning })
         XCTAssertThrowsError(try export("dragonbones-waver", strict: true)) { error in
@@ -175,6 +174,18 @@ final class CoreAnimationExportTests: XCTestCase {
         XCTAssertGreaterThan(wave.images.filter { $0.sprite != nil }.count,
                              try CALayerTreeFile.decode(result.clips[0].main.bytes).images.filter { $0.sprite != nil }.count,
                              "the head's tint while waving bakes more sprites")
+    }
+
+    /// The bouncer's mask layer becomes the `mask` of a wrapper around the run of layers it clips (ball and
+    /// shadow), holding the mask's own layers; the unmasked floor stays outside; nothing warns.
+    func testMasksBecomeMaskLayers() throws {
+        let result = try export("animate-bouncer-long")
+        XCTAssertFalse(result.diagnostics.contains { $0.severity == .warning }, "\(result.diagnostics)")
+        let timeline = try CALayerTreeFile.decode(result.clips[0].main.bytes).root.sublayers[0]
+        XCTAssertEqual(timeline.sublayers.map(\.name), ["3:floor/0", "masked-by:0:window"])
+        let wrapper = timeline.sublayers[1]
+        XCTAssertEqual(wrapper.sublayers.map(\.name), ["2:shadow/0", "1:ball/0"])
+        XCTAssertEqual(wrapper.mask?.layer.sublayers.map(\.name), ["0:window/0"])
     }
 
     func testUnknownClipIsAnErrorNamingTheClips() throws {

@@ -44,7 +44,14 @@ final class CoreAnimationRenderTests: XCTestCase {
                     renderer.render(plan, scenes: [scene], framing: framing, background: .transparent, into: &expected)
                     let drawn = player.draw(at: Double(index) / document.frameRate.framesPerSecond)
                     var pose = Pose()
-                    for layer in drawn { pose.items.append(try Self.item(layer, tree: tree, document: drawDocument)) }
+                    for layer in drawn {
+                        var item = try Self.item(layer, tree: tree, document: drawDocument)
+                        for shapes in layer.masks {
+                            pose.masks.append(try shapes.map { try Self.item($0, tree: tree, document: drawDocument) })
+                            item.masks.append(pose.masks.count - 1)
+                        }
+                        pose.items.append(item)
+                    }
                     var actual = Bitmap(width: 1, height: 1)
                     renderer.render(pose, library: library, framing: framing, background: .transparent, into: &actual)
                     let comparison = BitmapComparison.compare(actual, expected, tolerance: 1)

@@ -34,6 +34,9 @@ public struct CALayerSpec: Sendable, Hashable {
     public var animation: CAAnimationGroupSpec? = nil
     /// Sublayers, back to front.
     public var sublayers: [CALayerSpec] = []
+    /// The layer's `mask`: its composited alpha, in this layer's coordinates, limits what the layer and its
+    /// sublayers show.
+    public var mask: CALayerSpecBox? = nil
 
     public init(name: String) { self.name = name }
 
@@ -75,6 +78,7 @@ extension CALayerSpec: JSONRepresentable {
         speed = try json.decode("speed")
         animation = try json.decodeIfPresent("animation")
         sublayers = try json.decode("sublayers")
+        if let mask = try json.optionalMember("mask") { self.mask = CALayerSpecBox(try CALayerSpec(json: mask)) }
     }
 
     public var json: JSONValue {
@@ -87,6 +91,15 @@ extension CALayerSpec: JSONRepresentable {
         ]
         if let contents { object["contents"] = .string(contents) }
         if let animation { object["animation"] = animation.json }
+        if let mask { object["mask"] = mask.layer.json }
         return .object(object)
     }
+}
+
+/// A layer held by reference where a layer contains one layer (its `mask`), which a struct cannot hold directly.
+public final class CALayerSpecBox: Sendable, Hashable {
+    public let layer: CALayerSpec
+    public init(_ layer: CALayerSpec) { self.layer = layer }
+    public static func == (a: CALayerSpecBox, b: CALayerSpecBox) -> Bool { a.layer == b.layer }
+    public func hash(into hasher: inout Hasher) { hasher.combine(layer) }
 }

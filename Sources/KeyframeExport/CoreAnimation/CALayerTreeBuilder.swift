@@ -83,7 +83,7 @@ struct CALayerTreeBuilder {
         self.images = images
     }
 
-    /// The document the builder samples: nested compositions and meshes replaced by empty content.
+    /// The document the builder samples: nested compositions and meshes replaced by empty content, mask flags off.
     ///
     /// The builder samples each composition on its own, one level at a time, and exports no meshes, so the sampler
     /// need not descend into nested compositions or place mesh vertices. A node's transform, colour and visibility
@@ -93,6 +93,9 @@ struct CALayerTreeBuilder {
         copy.assets.meshes = []
         for c in copy.compositions.indices {
             for n in copy.compositions[c].nodes.indices {
+                // Mask nodes are sampled like any other (the exporter turns them into mask layers).
+                copy.compositions[c].nodes[n].isMask = false
+                copy.compositions[c].nodes[n].maskedBy = nil
                 guard var track = copy.compositions[c].nodes[n].tracks.content else { continue }
                 for k in track.keyframes.indices {
                     switch track.keyframes[k].value {
@@ -132,16 +135,44 @@ struct CALayerTreeBuilder {
         let plan = self.plan(for: composition, instants: instants, path: path)
         let keyStates = plan.keys.map { nodeStates(id, local: $0.local) }
         let hasDrawOrder = composition.nodes.contains { $0.tracks.drawOrder != nil }
+        var nodeLayers: [Int: CALayerSpec] = [:]
         for (index, node) in composition.nodes.enumerated() {
             guard let track = node.tracks.content,
                 track.keyframes.contains(where: { if case .none = $0.value { return false } else { return true } })
             else { continue }
-            if let nodeLayer = self.nodeLayer(node, index: index, in: composition, plan: plan, keyStates: keyStates,
-                                              instants: instants, hasDrawOrder: hasDrawOrder, path: path, depth: depth,
-                                              tint: tint) {
-                layer.sublayers.append(nodeLayer)
-            }
+            nodeLayers[index] = self.nodeLayer(node, index: index, in: composition, plan: plan, keyStates: keyStates,
+                                               instants: instants, hasDrawOrder: hasDrawOrder, path: path, depth: depth,
+                                               tint: tint)
         }
+        // Masks: a mask node and its descendants become the `mask` layer of a wrapper around each run of
+        // consecutive nodes it masks (Flash masks such a run as one group).
+        let masks = MaskStructure(composition)
+        var maskTrees: [Int: CALayerSpec] = [:]
+        for index in composition.nodes.indices {
+            guard let root = masks.maskRoot[index], let nodeLayer = nodeLayers[index] else { continue }
+            maskTrees[root, default: CALayerSpec(name: "mask:" + composition.nodes[root].id)].sublayers.append(nodeLayer)
+        }
+        var wrapper: (mask: Int, layer: CALayerSpec)? = nil
+        func flush() {
+            if let run = wrapper { layer.sublayers.append(run.layer) }
+            wrapper = nil
+        }
+        for index in composition.nodes.indices {
+            guard masks.maskRoot[index] == nil, let nodeLayer = nodeLayers[index] else { continue }
+            guard let mask = masks.nearestMask[index] else {
+                flush()
+                layer.sublayers.append(nodeLayer)
+                continue
+            }
+            if wrapper?.mask != mask {
+                flush()
+                var run = CALayerSpec(name: "masked-by:" + composition.nodes[mask].id)
+                run.mask = CALayerSpecBox(maskTrees[mask] ?? CALayerSpec(name: "mask:" + composition.nodes[mask].id))
+                wrapper = (mask, run)
+            }
+            wrapper!.layer.sublayers.append(nodeLayer)
+        }
+        flush()
         return layer
     }
 
@@ -204,7 +235,7 @@ struct CALayerTreeBuilder {
                                     path: String, depth: Int, tint: ColorTransform) -> CALayerSpec? {
         var layer = CALayerSpec(name: node.id)
         let nodeStates = keyStates.map { $0[index] }
-        report(node, in: composition, states: nodeStates.compactMap { $0 }, path: path)
+        report(node, states: nodeStates.compactMap { $0 }, path: path)
         guard let firstVisible = nodeStates.firstIndex(where: { $0 != nil }) else {
             layer.isHidden = true
             return layer
@@ -396,24 +427,8 @@ struct CALayerTreeBuilder {
     }
 
     /// Diagnostics for what a layer cannot show.
-    private mutating func report(_ node: Node, in composition: Composition, states: [Pose.NodeState], path: String) {
+    private mutating func report(_ node: Node, states: [Pose.NodeState], path: String) {
         let name = "\(path)/\(node.id)"
-        // Masks are set on a node or on any of its ancestors.
-        var masked = node.maskedBy != nil, isMask = node.isMask
-        var parent = node.parent
-        var steps = 0
-        while let id = parent, steps < composition.nodes.count, let ancestor = composition.nodes.first(where: { $0.id == id }) {
-            masked = masked || ancestor.maskedBy != nil
-            isMask = isMask || ancestor.isMask
-            parent = ancestor.parent
-            steps += 1
-        }
-        if masked || isMask {
-            diagnostics.add(Diagnostic(
-                severity: .warning, code: "ca-mask",
-                message: "clip \"\(clipName)\": masks are not exported; "
-                    + (isMask ? "the mask \(name) is hidden" : "\(name) is drawn unmasked")))
-        }
         if let modes = node.tracks.blendMode?.keyframes, modes.contains(where: { $0.value != .normal }) {
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-blend-mode",

@@ -11,7 +11,8 @@ import KeyframeModel
 /// the model value shows. `transform.rotation.z`/`transform.scale.x/y` replace those components of the decomposed
 /// transform; a layer's frame is `translate(position) · transform · translate(−anchorPoint·size − bounds.origin)`
 /// in its superlayer; hidden layers hide their sublayers; opacity multiplies down (group opacity off); sublayers
-/// draw in order, sorted stably by `zPosition`. The result is the back-to-front list of layers with contents.
+/// draw in order, sorted stably by `zPosition`; a `mask` layer tree, laid out in its layer's coordinates on its
+/// layer's time, limits the layer and its sublayers. The result is the back-to-front list of layers with contents.
 public struct CALayerTreePlayer: Sendable {
     /// One layer with contents as it appears at a time.
     public struct DrawnLayer: Sendable, Equatable {
@@ -27,6 +28,8 @@ public struct CALayerTreePlayer: Sendable {
         public var transform: Matrix2D
         /// The product of the opacities down to it.
         public var opacity: Double
+        /// The masks that limit it, outermost first: each the layers with contents of one mask layer's tree.
+        public var masks: [[DrawnLayer]] = []
     }
 
     private struct Animation: Sendable {
@@ -41,6 +44,7 @@ public struct CALayerTreePlayer: Sendable {
         let groupDuration: Double
         let animations: [Animation]
         let sublayers: [Layer]
+        let mask: Layer?
 
         init(_ spec: CALayerSpec) {
             self.spec = spec
@@ -69,6 +73,7 @@ public struct CALayerTreePlayer: Sendable {
                 animations = []
             }
             sublayers = spec.sublayers.map(Layer.init)
+            mask = spec.mask.map { Layer($0.layer) }
         }
     }
 
@@ -94,12 +99,12 @@ public struct CALayerTreePlayer: Sendable {
     public func draw(at time: Double) -> [DrawnLayer] {
         var result: [DrawnLayer] = []
         let presentation = present(root, parentTime: time)
-        visit(root, presentation, parent: .identity, opacity: 1, path: root.spec.name, into: &result)
+        visit(root, presentation, parent: .identity, opacity: 1, path: root.spec.name, masks: [], into: &result)
         return result
     }
 
     private func visit(_ layer: Layer, _ p: Presentation, parent: Matrix2D, opacity: Double, path: String,
-                       into result: inout [DrawnLayer]) {
+                       masks: [[DrawnLayer]], into result: inout [DrawnLayer]) {
         guard !p.hidden else { return }
         let spec = layer.spec
         let size = (spec.bounds[2], spec.bounds[3])
@@ -109,9 +114,17 @@ public struct CALayerTreePlayer: Sendable {
             .concatenating(Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: -spec.anchorPoint[0] * size.0 - spec.bounds[0],
                                     ty: -spec.anchorPoint[1] * size.1 - spec.bounds[1]))
         let alpha = opacity * p.opacity
+        var masks = masks
+        if let mask = layer.mask {
+            // The mask is laid out in this layer's coordinates and runs on this layer's time.
+            var shapes: [DrawnLayer] = []
+            visit(mask, present(mask, parentTime: p.localTime), parent: matrix, opacity: 1,
+                  path: path + "/" + mask.spec.name, masks: [], into: &shapes)
+            masks.append(shapes)
+        }
         if let image = spec.contents {
             result.append(DrawnLayer(name: spec.name, path: path, image: image, contentsRect: spec.contentsRect,
-                                     bounds: spec.bounds, transform: matrix, opacity: alpha))
+                                     bounds: spec.bounds, transform: matrix, opacity: alpha, masks: masks))
         }
         let children = layer.sublayers.map { present($0, parentTime: p.localTime) }
         let order = children.indices.sorted { a, b in
@@ -119,7 +132,8 @@ public struct CALayerTreePlayer: Sendable {
         }
         for index in order {
             let child = layer.sublayers[index]
-            visit(child, children[index], parent: matrix, opacity: alpha, path: path + "/" + child.spec.name, into: &result)
+            visit(child, children[index], parent: matrix, opacity: alpha, path: path + "/" + child.spec.name,
+                  masks: masks, into: &result)
         }
     }
 

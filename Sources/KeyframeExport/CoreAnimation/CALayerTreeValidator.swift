@@ -63,6 +63,7 @@ public enum CALayerTreeValidator {
                 check(animation, group: group, fail: { fail("\(animation.keyPath): \($0)") })
             }
         }
+        if let mask = layer.mask { check(mask.layer, path: "\(path)/mask:\(mask.layer.name)", images: images, into: &problems) }
         for (index, sublayer) in layer.sublayers.enumerated() {
             check(sublayer, path: "\(path)/\(index):\(sublayer.name)", images: images, into: &problems)
         }
