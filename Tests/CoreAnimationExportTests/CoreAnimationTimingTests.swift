@@ -85,4 +85,19 @@ final class CoreAnimationTimingTests: XCTestCase {
         try check(document(loop: .loop, clock: .independent, first: 0, start: 1, parentLoop: .playOnce),
                   flattened: true, "movie clip in a play-once parent that stops")
     }
+
+    /// Alpha multiplied beyond 1 (possible in a colour transform) is clamped, as Core Animation would, and said.
+    func testOpacityOutsideTheUnitRangeIsClampedWithAWarning() throws {
+        var document = document(loop: .loop, clock: .parent, first: 0, start: 0)
+        document.compositions[0].nodes[0].tracks.opacity = Track(constant: 1.5)
+        let folder = try TestPaths.temporaryFolder("ca-opacity")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        try Data([0x89, 0x50, 0x4E, 0x47]).write(to: folder.appendingPathComponent("atlas.png"))
+        let result = try CoreAnimationExporter().export(document, assetsFolder: folder, options: ExportOptions())
+        XCTAssertTrue(result.diagnostics.contains { $0.code == "ca-opacity-range" && $0.severity == .warning })
+        let tree = try CALayerTreeFile.decode(result.clips[0].main.bytes)
+        XCTAssertEqual(CALayerTreeValidator.problems(in: tree), [])
+        let drawn = CALayerTreePlayer(document: tree).draw(at: 0)
+        XCTAssertEqual(drawn.first?.opacity ?? 0, 1, accuracy: 1e-12)
+    }
 }

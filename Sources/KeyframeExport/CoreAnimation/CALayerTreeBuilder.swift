@@ -261,7 +261,13 @@ struct CALayerTreeBuilder {
             layer.transform = CALayerSpec.transform(matrices[0])
             animations += linear("transform", .transform, matrices.map(CALayerSpec.transform), plan)
         }
-        let opacity = filled.map { [$0.color.alphaMultiplier] }
+        // Core Animation clamps opacity to 0…1; a colour transform can multiply alpha beyond it.
+        let opacity = filled.map { [min(max($0.color.alphaMultiplier, 0), 1)] }
+        if filled.contains(where: { !(0...1).contains($0.color.alphaMultiplier) }) {
+            diagnostics.add(Diagnostic(
+                severity: .warning, code: "ca-opacity-range",
+                message: "clip \"\(clipName)\": \(path)/\(node.id) multiplies alpha outside 0…1; its opacity is clamped"))
+        }
         layer.opacity = opacity[0][0]
         animations += linear("opacity", .number, opacity, plan)
         let hidden = nodeStates.map { [$0 == nil ? 1.0 : 0.0] }
