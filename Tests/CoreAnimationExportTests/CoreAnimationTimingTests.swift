@@ -88,7 +88,7 @@ final class CoreAnimationTimingTests: XCTestCase {
 
     /// Alpha multiplied beyond 1 (possible in a colour transform) is clamped, as Core Animation would, and said.
     func testOpacityOutsideTheUnitRangeIsClampedWithAWarning() throws {
-        var document = document(loop: .loop, clock: .parent, first: 0, start: 0)
+        var document = document(loop: .loop, clock: .parent, first: 0, start: 3)
         document.compositions[0].nodes[0].tracks.opacity = Track(constant: 1.5)
         let folder = try TestPaths.temporaryFolder("ca-opacity")
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -97,7 +97,7 @@ final class CoreAnimationTimingTests: XCTestCase {
         XCTAssertTrue(result.diagnostics.contains { $0.code == "ca-opacity-range" && $0.severity == .warning })
         let tree = try CALayerTreeFile.decode(result.clips[0].main.bytes)
         XCTAssertEqual(CALayerTreeValidator.problems(in: tree), [])
-        let drawn = CALayerTreePlayer(document: tree).draw(at: 0)
+        let drawn = CALayerTreePlayer(document: tree).draw(at: 5.0 / 24)
         XCTAssertEqual(drawn.first?.opacity ?? 0, 1, accuracy: 1e-12)
     }
 }
