@@ -19,6 +19,8 @@ let package = Package(
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
         .library(name: "KeyframeVerify", targets: ["KeyframeVerify"]),
         .library(name: "KeyframePreview", targets: ["KeyframePreview"]),
+        // Apple platforms only (an empty module elsewhere): loads Core Animation export files into CALayers.
+        .library(name: "KeyframeCoreAnimation", targets: ["KeyframeCoreAnimation"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -34,10 +36,12 @@ let package = Package(
         .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster", "KeyframeFiles"]),
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
-        .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
+        .target(name: "KeyframeExport", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
         .target(name: "KeyframeVerify",
                 dependencies: ["KeyframeJSON", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
         .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine"]),
+        // Compiled only where QuartzCore exists; CI (Linux) builds it as an empty module. No dependencies.
+        .target(name: "KeyframeCoreAnimation"),
         .executableTarget(
             name: "keyframe",
             dependencies: [
@@ -74,6 +78,10 @@ let package = Package(
         .testTarget(name: "KeyframeRenderTests",
                     dependencies: ["KeyframeRender", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
                                    "KeyframePNG", "KeyframeTestSupport"],
+                    exclude: ["Golden"]),
+        .testTarget(name: "CoreAnimationExportTests",
+                    dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeJSON",
+                                   "KeyframeRender", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "KeyframeCLITests",
                     dependencies: ["keyframe", "KeyframeTestSupport", "KeyframePNG", "KeyframeRaster"]),

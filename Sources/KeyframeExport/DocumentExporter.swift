@@ -25,7 +25,7 @@ public enum Exporters {
     public static func exporter(for format: ExportFormat) -> (any DocumentExporter)? {
         switch format {
         case .lottie: return nil
-        case .coreAnimation: return nil
+        case .coreAnimation: return CoreAnimationExporter()
         }
     }
 

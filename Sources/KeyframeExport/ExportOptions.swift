@@ -4,6 +4,8 @@ public struct ExportOptions: Sendable, Equatable {
     public var clips: [String]?
     /// Fail on any warning diagnostic (something that could not be exported exactly).
     public var strict: Bool
+    /// Core Animation: write the layer tree as JSON (default) or as an XML property list.
+    public var coreAnimationFormat: CALayerTreeFile.Format = .json
 
     public init(clips: [String]? = nil, strict: Bool = false) {
         self.clips = clips

@@ -5,6 +5,7 @@ import KeyframeImport
 import KeyframeModel
 
 extension ExportFormat: ExpressibleByArgument {}
+extension CALayerTreeFile.Format: ExpressibleByArgument {}
 
 /// `keyframe export`: writes a document's clips in a player's format (Lottie, Core Animation).
 struct Export: ParsableCommand {
@@ -37,7 +38,14 @@ struct Export: ParsableCommand {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @Option(name: .customLong("format"),
+            help: ArgumentHelp("Core Animation: write the layer tree as json (default) or plist.", valueName: "json|plist"))
+    var coreAnimationFormat: CALayerTreeFile.Format?
+
     func run() throws {
+        if coreAnimationFormat != nil && to != .coreAnimation {
+            throw ValidationError("--format applies to --to core-animation only")
+        }
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
         }
@@ -45,10 +53,11 @@ struct Export: ParsableCommand {
         let document = loaded.document
         let assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
         try loaded.printWarnings()
+        var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
+        if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }
         let result: ExportResult
         do {
-            result = try exporter.export(document, assetsFolder: assetsFolder,
-                                         options: ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict))
+            result = try exporter.export(document, assetsFolder: assetsFolder, options: options)
         } catch {
             throw fail("\(input): \(error)")
         }

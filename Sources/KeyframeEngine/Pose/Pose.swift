@@ -20,6 +20,17 @@ public struct Pose: Sendable, Equatable {
         /// A deformed textured mesh to draw instead of the sprite's rectangle (DragonBones meshes); `nil` for plain
         /// sprites. Its positions are already in root coordinates, so ``transform`` does not apply to it.
         public var mesh: Mesh? = nil
+
+        public init(sprite: String, transform: Matrix2D, color: ColorTransform, blendMode: BlendMode, masks: [Int],
+                    path: String, mesh: Mesh? = nil) {
+            self.sprite = sprite
+            self.transform = transform
+            self.color = color
+            self.blendMode = blendMode
+            self.masks = masks
+            self.path = path
+            self.mesh = mesh
+        }
     }
 
     /// Triangles textured from a sprite, with vertices already placed in root coordinates.

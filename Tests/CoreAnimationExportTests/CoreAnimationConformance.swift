@@ -1,0 +1,169 @@
+import Foundation
+import KeyframeEngine
+import KeyframeExport
+import KeyframeImport
+import KeyframeModel
+import XCTest
+
+/// Compares what the Core Animation model shows from an exported file with what the engine's `PoseSampler` shows,
+/// frame by frame: same sprites in the same order, every atlas-region corner within 0.01 px, opacity within 1e-4.
+struct CoreAnimationConformance {
+    static let cornerTolerance = 0.01
+    static let opacityTolerance = 1e-4
+
+    /// What one comparison covered and the worst differences it saw.
+    struct Figures: CustomStringConvertible {
+        var exports = 0
+        var clips = 0
+        var frames = 0
+        var sprites = 0
+        var meshItems = 0
+        var flattenedTimelines = 0
+        var maskShapes = 0
+        var maxCornerError = 0.0
+        var maxOpacityError = 0.0
+        var failures: [String] = []
+
+        mutating func add(_ other: Figures) {
+            exports += other.exports
+            clips += other.clips
+            frames += other.frames
+            sprites += other.sprites
+            meshItems += other.meshItems
+            flattenedTimelines += other.flattenedTimelines
+            maskShapes += other.maskShapes
+            maxCornerError = max(maxCornerError, other.maxCornerError)
+            maxOpacityError = max(maxOpacityError, other.maxOpacityError)
+            failures += other.failures
+        }
+
+        var description: String {
+            "\(exports) exports, \(clips) clips, \(frames) frames, \(sprites) sprites and \(maskShapes) mask shapes compared (\(meshItems) mesh items "
+                + "not exported), \(flattenedTimelines) nested timelines flattened; max corner error \(maxCornerError) px, max opacity error \(maxOpacityError)"
+        }
+    }
+
+    /// Imports `url`, exports every clip and compares every frame.
+    static func check(_ url: URL, format: CALayerTreeFile.Format = .json) throws -> Figures {
+        let document = try Importer.importDocument(at: url)
+        let folder = try Importer.detect(url).folder
+        var options = ExportOptions()
+        options.coreAnimationFormat = format
+        let result = try CoreAnimationExporter().export(document, assetsFolder: folder, options: options)
+        var figures = Figures(exports: 1)
+        figures.flattenedTimelines = result.diagnostics.filter { $0.code == "ca-timeline-flattened" }.map(\.count).reduce(0, +)
+        let sampler = PoseSampler(document: document)
+        for exported in result.clips {
+            let tree = try CALayerTreeFile.decode(exported.main.bytes, source: exported.main.relativePath)
+            let problems = CALayerTreeValidator.problems(in: tree)
+            if !problems.isEmpty { figures.failures.append("\(url.lastPathComponent)/\(exported.clip): \(problems[0])") }
+            let clip = try XCTUnwrap(document.clip(named: exported.clip))
+            figures.add(compare(tree, clip: clip, document: document, sampler: sampler,
+                                name: "\(url.lastPathComponent)/\(clip.name)"))
+        }
+        return figures
+    }
+
+    /// Compares one exported clip at each of its frames.
+    static func compare(_ tree: CALayerTreeDocument, clip: Clip, document: Document, sampler: PoseSampler,
+                        name: String) -> Figures {
+        var figures = Figures(clips: 1)
+        let player = CALayerTreePlayer(document: tree)
+        let fps = document.frameRate.framesPerSecond
+        var sprites: [String: Sprite] = [:]
+        for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
+        let images = Dictionary(tree.images.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let frames = Int(clip.duration.value.rounded(.up))
+        for frame in 0..<frames {
+            figures.frames += 1
+            let pose = sampler.sample(clip: clip, time: Frames(Double(frame)))
+            let items = pose.items
+            let expected = items.filter { $0.mesh == nil }
+            figures.meshItems += items.count - expected.count
+            let drawn = player.draw(at: Double(frame) / fps)
+            func fail(_ message: String) {
+                if figures.failures.count < 20 { figures.failures.append("\(name) frame \(frame): \(message)") }
+            }
+            guard drawn.count == expected.count else {
+                fail("Core Animation draws \(drawn.count) layers, the sampler \(expected.count) sprites: "
+                     + "\(drawn.map(\.name)) vs \(expected.map(\.sprite))")
+                continue
+            }
+            for (layer, item) in zip(drawn, expected) {
+                figures.sprites += 1
+                guard layer.name == item.sprite, let sprite = sprites[item.sprite], let image = images[layer.image],
+                    image.sprite == nil || image.sprite == item.sprite
+                else {
+                    fail("draws \(layer.name) where the sampler draws \(item.sprite)")
+                    continue
+                }
+                let error = cornerError(layer, item: item, sprite: sprite, image: image)
+                figures.maxCornerError = max(figures.maxCornerError, error)
+                if !(error <= cornerTolerance) { fail("\(item.sprite) (\(item.path)) corner off by \(error) px") }
+                // Masks: the same shapes, placed the same, for each mask that limits the item.
+                let expectedMasks = item.masks.map { pose.masks.indices.contains($0) ? pose.masks[$0].filter { $0.mesh == nil } : [] }
+                if expectedMasks.count != layer.masks.count {
+                    fail("\(item.sprite) has \(layer.masks.count) masks, the sampler \(expectedMasks.count)")
+                } else {
+                    for (shapes, expectedShapes) in zip(layer.masks, expectedMasks) {
+                        guard shapes.count == expectedShapes.count else {
+                            fail("\(item.sprite)'s mask has \(shapes.count) shapes, the sampler's \(expectedShapes.count)")
+                            continue
+                        }
+                        for (shape, expectedShape) in zip(shapes, expectedShapes) {
+                            guard shape.name == expectedShape.sprite, let maskSprite = sprites[shape.name],
+                                let maskImage = images[shape.image]
+                            else {
+                                fail("mask shape \(shape.name) where the sampler has \(expectedShape.sprite)")
+                                continue
+                            }
+                            figures.maskShapes += 1
+                            let error = cornerError(shape, item: expectedShape, sprite: maskSprite, image: maskImage)
+                            figures.maxCornerError = max(figures.maxCornerError, error)
+                            if !(error <= cornerTolerance) { fail("mask shape \(shape.name) corner off by \(error) px") }
+                        }
+                    }
+                }
+                let opacityError = abs(layer.opacity - item.color.alphaMultiplier)
+                figures.maxOpacityError = max(figures.maxOpacityError, opacityError)
+                if !(opacityError <= opacityTolerance) {
+                    fail("\(item.sprite) opacity \(layer.opacity), sampler \(item.color.alphaMultiplier)")
+                }
+            }
+        }
+        return figures
+    }
+
+    /// The largest distance between where Core Animation and the sampler put each corner of the sprite's atlas
+    /// region. Core Animation's side goes through `contentsRect` (bounds corner → atlas point); the sampler's
+    /// through the model's definition of a sprite (upright point → atlas point, rotated regions turned back).
+    static func cornerError(_ layer: CALayerTreePlayer.DrawnLayer, item: Pose.Item, sprite: Sprite,
+                            image: CALayerTreeDocument.Image) -> Double {
+        let (bw, bh) = (layer.bounds[2], layer.bounds[3])
+        let r = layer.contentsRect
+        let region = sprite.region
+        let resolution = region.width / (sprite.rotated ? sprite.size.height : sprite.size.width)
+        var worst = 0.0
+        for (p, q) in [(0.0, 0.0), (bw, 0), (bw, bh), (0, bh)] {
+            let bx = layer.bounds[0] + p, by = layer.bounds[1] + q
+            let ax = (r[0] + r[2] * (bw > 0 ? p / bw : 0)) * image.pixelWidth
+            let ay = (r[1] + r[3] * (bh > 0 ? q / bh : 0)) * image.pixelHeight
+            let u: Double, v: Double
+            if image.sprite != nil {
+                // A baked copy is the upright picture at the atlas's resolution.
+                u = (r[0] + r[2] * (bw > 0 ? p / bw : 0)) * image.pixelWidth / resolution
+                v = (r[1] + r[3] * (bh > 0 ? q / bh : 0)) * image.pixelHeight / resolution
+            } else if sprite.rotated {
+                u = (ay - region.y) / resolution
+                v = (region.x + region.width - ax) / resolution
+            } else {
+                u = (ax - region.x) / resolution
+                v = (ay - region.y) / resolution
+            }
+            let ca = layer.transform.apply(Vector2(x: bx, y: by))
+            let expected = item.transform.apply(Vector2(x: u, y: v))
+            worst = max(worst, ((ca.x - expected.x) * (ca.x - expected.x) + (ca.y - expected.y) * (ca.y - expected.y)).squareRoot())
+        }
+        return worst
+    }
+}

@@ -1,0 +1,131 @@
+import Foundation
+import KeyframeEngine
+import KeyframeExport
+import KeyframeImport
+import KeyframeModel
+import KeyframePNG
+import KeyframeRaster
+import KeyframeRender
+import KeyframeTestSupport
+import XCTest
+
+/// Draws what the Core Animation model shows from each exported sample clip (every layer with contents: its image
+/// region through `contentsRect`, its bounds, its world transform and opacity) with the raster renderer, and
+/// compares every frame with what `keyframe render` draws for the same clip (FramePlan → FrameRenderer), within
+/// 1/255 per channel. Clips whose export reported a warning (a tint, mask or mesh Core Animation cannot show) are
+/// drawn too and their differing frames counted; the test requires that every clip without a warning is identical.
+final class CoreAnimationRenderTests: XCTestCase {
+    func testLayerTreesRenderLikeKeyframeRender() throws {
+        var identical = 0, differing = 0, checkedFrames = 0
+        var lines: [String] = []
+        for name in CoreAnimationConformanceTests.samples {
+            let url = TestPaths.packageRoot.appendingPathComponent("Samples/\(name)")
+            let document = try Importer.importDocument(at: url)
+            let folder = try Importer.detect(url).folder
+            let scene = try RenderScene(document: document, assetsFolder: folder)
+            let result = try CoreAnimationExporter().export(document, assetsFolder: folder, options: ExportOptions())
+            for exported in result.clips {
+                // The layers' images as the app gets them: the atlases and any baked tinted copies.
+                let tree = try CALayerTreeFile.decode(exported.main.bytes)
+                let (drawDocument, library) = try Self.library(for: tree, exported: exported, document: document,
+                                                               assetsFolder: folder)
+                let clip = try XCTUnwrap(document.clip(named: exported.clip))
+                let warned = result.diagnostics.contains {
+                    $0.severity == .warning && $0.message.contains("clip \"\(clip.name)\"")
+                }
+                let player = CALayerTreePlayer(document: tree)
+                let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
+                                                fps: document.frameRate.framesPerSecond, selection: .all)
+                let (framing, _) = try Framing.make(plans: plans, scenes: [scene], fit: .content, size: nil)
+                var renderer = FrameRenderer()
+                var worst = 0, bad = 0
+                for (index, plan) in plans.enumerated() {
+                    var expected = Bitmap(width: 1, height: 1)
+                    renderer.render(plan, scenes: [scene], framing: framing, background: .transparent, into: &expected)
+                    let drawn = player.draw(at: Double(index) / document.frameRate.framesPerSecond)
+                    var pose = Pose()
+                    for layer in drawn {
+                        var item = try Self.item(layer, tree: tree, document: drawDocument)
+                        for shapes in layer.masks {
+                            pose.masks.append(try shapes.map { try Self.item($0, tree: tree, document: drawDocument) })
+                            item.masks.append(pose.masks.count - 1)
+                        }
+                        pose.items.append(item)
+                    }
+                    var actual = Bitmap(width: 1, height: 1)
+                    renderer.render(pose, library: library, framing: framing, background: .transparent, into: &actual)
+                    let comparison = BitmapComparison.compare(actual, expected, tolerance: 1)
+                    worst = max(worst, comparison.maxDifference)
+                    checkedFrames += 1
+                    if !comparison.matches {
+                        bad += 1
+                        if !warned {
+                            var encoder = PNGEncoder()
+                            let path = comparison.writeArtifacts(
+                                named: "ca-\(name)-\(clip.name)-\(index)", actual: actual,
+                                directory: NSTemporaryDirectory() + "keyframe-ca-render",
+                                encoder: { try encoder.encode($0) })
+                            XCTFail("\(name)/\(clip.name) frame \(index): \(comparison.summary); diff: \(path ?? "-")")
+                        }
+                    }
+                }
+                if bad == 0 { identical += 1 } else { differing += 1 }
+                lines.append("\(name)/\(clip.name): \(plans.count) frames, \(bad) differ (max \(worst)/255)"
+                             + (warned ? " [export warned]" : ""))
+            }
+        }
+        print("CoreAnimationRender: \(checkedFrames) frames; clips identical \(identical), with differences \(differing)\n"
+              + lines.joined(separator: "\n"))
+        XCTAssertGreaterThan(identical, 0)
+    }
+
+    /// The document and atlas library to draw a tree's layers with: the document's atlases plus, for each baked
+    /// image, a sprite covering it whole (upright, at the source atlas's resolution, the source sprite's origin).
+    static func library(for tree: CALayerTreeDocument, exported: ExportedClip, document: Document,
+                        assetsFolder: URL) throws -> (Document, AtlasLibrary) {
+        var drawDocument = document
+        var bitmaps: [String: Bitmap] = [:]
+        for image in document.assets.images {
+            bitmaps[image.id] = try PNGDecoder().decode([UInt8](Data(contentsOf: assetsFolder.appendingPathComponent(image.path))))
+        }
+        for image in tree.images {
+            guard let spriteID = image.sprite else { continue }
+            let source = try XCTUnwrap(document.assets.sprites.first { $0.id == spriteID })
+            let atlas = try XCTUnwrap(document.assets.images.first { $0.id == source.image })
+            let bytes = try XCTUnwrap(exported.companions.first { $0.relativePath == image.path }?.bytes, image.path)
+            bitmaps[image.id] = try PNGDecoder().decode(bytes)
+            drawDocument.assets.images.append(AtlasImage(id: image.id, path: image.path,
+                                                         pixelSize: Size(width: image.pixelWidth, height: image.pixelHeight),
+                                                         resolution: atlas.resolution))
+            drawDocument.assets.sprites.append(Sprite(
+                id: image.id, name: image.id, image: image.id,
+                region: Rect(x: 0, y: 0, width: image.pixelWidth, height: image.pixelHeight), rotated: false,
+                origin: source.origin, size: source.size))
+        }
+        return (drawDocument, AtlasLibrary(document: drawDocument, bitmaps: bitmaps))
+    }
+
+    /// The renderer's item for a drawn layer: the sprite named by the layer, placed by mapping the sprite's upright
+    /// picture onto the layer's bounds through `contentsRect` (so a wrong rectangle or rotation shows in pixels).
+    static func item(_ layer: CALayerTreePlayer.DrawnLayer, tree: CALayerTreeDocument, document: Document) throws -> Pose.Item {
+        let image = try XCTUnwrap(tree.images.first { $0.id == layer.image })
+        // A baked copy is drawn as the sprite `library(for:…)` made of it.
+        let spriteID = image.sprite != nil ? image.id : layer.name
+        let sprite = try XCTUnwrap(document.assets.sprites.first { $0.id == spriteID }, "no sprite \(spriteID)")
+        let r = layer.contentsRect, region = sprite.region
+        let resolution = region.width / (sprite.rotated ? sprite.size.height : sprite.size.width)
+        // Upright point → atlas pixel (the model's definition of a sprite) → bounds point (inverse contentsRect).
+        func bounds(u: Double, v: Double) -> Vector2 {
+            let ax = sprite.rotated ? region.x + region.width - v * resolution : region.x + u * resolution
+            let ay = sprite.rotated ? region.y + u * resolution : region.y + v * resolution
+            let p = (ax / image.pixelWidth - r[0]) / r[2] * layer.bounds[2] + layer.bounds[0]
+            let q = (ay / image.pixelHeight - r[1]) / r[3] * layer.bounds[3] + layer.bounds[1]
+            return Vector2(x: p, y: q)
+        }
+        let o = bounds(u: 0, v: 0), x = bounds(u: 1, v: 0), y = bounds(u: 0, v: 1)
+        let uprightToBounds = Matrix2D(a: x.x - o.x, b: x.y - o.y, c: y.x - o.x, d: y.y - o.y, tx: o.x, ty: o.y)
+        return Pose.Item(sprite: sprite.id, transform: layer.transform.concatenating(uprightToBounds),
+                         color: ColorTransform(alphaMultiplier: layer.opacity), blendMode: .normal, masks: [],
+                         path: layer.path)
+    }
+}

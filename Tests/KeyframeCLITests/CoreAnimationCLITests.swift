@@ -1,0 +1,53 @@
+import Foundation
+import KeyframeTestSupport
+import XCTest
+
+/// `keyframe export --to core-animation` through the built binary: files, images, formats, errors and exit codes.
+final class CoreAnimationCLITests: XCTestCase {
+    private let walker = TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker")
+
+    func run(_ arguments: [String]) throws -> CLIRun { try CLIRunner.run(arguments) }
+
+    func testOneClipWritesTheFileAndItsImages() throws {
+        let folder = try TestPaths.temporaryFolder("ca-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out/walk.json")
+        let result = try run(["export", walker.path, "--to", "core-animation", "--clip", "walk", "-o", output.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any])
+        XCTAssertEqual(object["format"] as? String, "keyframe-core-animation")
+        XCTAssertEqual(object["clip"] as? String, "walk")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent("out/images/spritemap1.png").path))
+        let images = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("out/images").path)
+        XCTAssertTrue(images.contains { $0.contains("~tint-") && $0.hasSuffix(".png") }, "the shadow's colour effect is baked: \(images)")
+    }
+
+    func testPlistFormatWritesPropertyListsForEveryClip() throws {
+        let folder = try TestPaths.temporaryFolder("ca-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["export", walker.path, "--to", "core-animation", "--format", "plist", "-o", folder.path + "/"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        for clip in ["walk", "wave"] {
+            let data = try Data(contentsOf: folder.appendingPathComponent("\(clip).plist"))
+            let object = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) as? [String: Any]
+            XCTAssertEqual(object?["clip"] as? String, clip)
+        }
+    }
+
+    func testUsageAndInputErrors() throws {
+        let folder = try TestPaths.temporaryFolder("ca-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let badFormat = try run(["export", walker.path, "--to", "core-animation", "--format", "xml", "-o", folder.path + "/x"])
+        XCTAssertEqual(badFormat.status, 2, badFormat.stderr)
+        let wrongExporter = try run(["export", walker.path, "--to", "lottie", "--format", "plist", "-o", folder.path + "/x"])
+        XCTAssertEqual(wrongExporter.status, 2, wrongExporter.stderr)
+        XCTAssertTrue(wrongExporter.stderr.contains("--format"), wrongExporter.stderr)
+        let unknownClip = try run(["export", walker.path, "--to", "core-animation", "--clip", "run", "-o", folder.path + "/x"])
+        XCTAssertEqual(unknownClip.status, 1, unknownClip.stderr)
+        XCTAssertTrue(unknownClip.stderr.contains("keyframe: error:") && unknownClip.stderr.contains("\"run\""), unknownClip.stderr)
+        let waver = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver")
+        let strict = try run(["export", waver.path, "--to", "core-animation", "--strict", "-o", folder.path + "/y/"])
+        XCTAssertEqual(strict.status, 1, strict.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), [], "a failed export wrote files")
+    }
+}
