@@ -157,7 +157,7 @@ final class CoreAnimationExportTests: XCTestCase {
     /// The walker's constant colour effects (the shadow's, and the head's tint while waving, both on symbol
     /// instances) are baked into copies of the sprites they reach, written beside the file; nothing warns.
     func testConstantTintsAreBakedIntoImageCopies() throws {
-        let result = try export("animate-walker")
+        let result = try export("animate-walker", clips: ["walk", "wave"])
         XCTAssertFalse(result.diagnostics.contains { $0.code == "ca-color-transform" }, "\(result.diagnostics)")
         for clip in result.clips {
             let tree = try CALayerTreeFile.decode(clip.main.bytes)

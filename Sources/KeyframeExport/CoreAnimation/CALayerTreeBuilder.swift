@@ -21,6 +21,10 @@ struct CALayerTreeBuilder {
         var linear: Bool
         /// The timeline layer's local time, in frames.
         var layerTime: Double
+        /// The composition's time without wraps or holds, and the range `lo ..< hi` its playhead stays in (the
+        /// sampler's playhead, format.md §4.7): an instance that keeps its own time ages on it.
+        var unwrapped: Double
+        var lo: Double, hi: Double
     }
 
     /// A key of a timeline's animations: its time in the group (frames from the group's begin) and the local frame
@@ -115,7 +119,9 @@ struct CALayerTreeBuilder {
         let frames = max(Int(clip.duration.value.rounded(.up)), 1)
         let instants = (0..<frames).map { k -> Instant? in
             let t = min(Double(k), max(clip.duration.value - 1e-9, 0))
-            return Instant(local: clip.start.value + t, elapsed: t, linear: true, layerTime: clip.start.value + t)
+            return Instant(local: clip.start.value + t, elapsed: t, linear: true, layerTime: clip.start.value + t,
+                           unwrapped: clip.start.value + t, lo: clip.start.value,
+                           hi: clip.start.value + clip.duration.value)
         }
         var root = CALayerSpec(name: clip.name)
         var timeline = timelineLayer(clip.composition, instants: instants, path: clip.composition, depth: 0)
@@ -370,12 +376,17 @@ struct CALayerTreeBuilder {
                 continue
             }
             let parentAge = instant.local - spanStart
-            let spanElapsed = instant.linear ? parentAge : instant.elapsed
+            // As the sampler does: an instance that keeps its own time ages on its parent's unwrapped time while
+            // its span covers the whole range the parent's playhead runs in (a wrap never makes it reappear).
+            let covers = spanStart <= instant.lo && (held.next.map { instant.hi <= $0.value } ?? true)
+            let keeps = instance.keepsTime && instance.clock == .independent && covers
+            let spanElapsed = instant.linear ? (keeps ? instant.unwrapped - spanStart : parentAge) : instant.elapsed
             let age = instance.clock == .parent ? parentAge : spanElapsed
             let (local, linear) = PoseSampler.childFrame(instance, age: age, length: length, parentLinear: instant.linear)
             if origin == nil { origin = (instant.layerTime, local) }
             let layerTime = instant.layerTime - origin!.parent + origin!.child
-            child.append(Instant(local: local, elapsed: spanElapsed, linear: linear, layerTime: layerTime))
+            child.append(Instant(local: local, elapsed: spanElapsed, linear: linear, layerTime: layerTime,
+                                 unwrapped: instance.firstFrame.value + age, lo: 0, hi: length))
         }
         var layer = timelineLayer(instance.composition, instants: child, path: path, depth: depth + 1, tint: tint)
         layer.beginTime = (origin?.parent ?? 0) / fps
