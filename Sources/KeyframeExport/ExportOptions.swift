@@ -4,6 +4,8 @@ public struct ExportOptions: Sendable, Equatable {
     public var clips: [String]?
     /// Fail on any warning diagnostic (something that could not be exported exactly).
     public var strict: Bool
+    /// Lottie settings (profile, image placement); other formats ignore them.
+    public var lottie = LottieExportSettings()
 
     public init(clips: [String]? = nil, strict: Bool = false) {
         self.clips = clips

@@ -5,6 +5,8 @@ import KeyframeImport
 import KeyframeModel
 
 extension ExportFormat: ExpressibleByArgument {}
+extension LottieExportSettings.Profile: ExpressibleByArgument {}
+extension LottieExportSettings.Images: ExpressibleByArgument {}
 
 /// `keyframe export`: writes a document's clips in a player's format (Lottie, Core Animation).
 struct Export: ParsableCommand {
@@ -35,6 +37,14 @@ struct Export: ParsableCommand {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @Option(help: ArgumentHelp("Lottie: the players to target, portable (rlottie, ThorVG, lottie-web, lottie-ios) or full.",
+                               valueName: "portable|full"))
+    var profile: LottieExportSettings.Profile = .portable
+
+    @Option(help: ArgumentHelp("Lottie: images embedded as data URLs, or written to images/ beside the file.",
+                               valueName: "embed|folder"))
+    var images: LottieExportSettings.Images = .embed
+
     func run() throws {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
@@ -54,9 +64,10 @@ struct Export: ParsableCommand {
             FileHandle.standardError.write(Data("keyframe: \(diagnostic)\n".utf8))
         }
         let result: ExportResult
+        var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
+        options.lottie = LottieExportSettings(profile: profile, images: images)
         do {
-            result = try exporter.export(document, assetsFolder: assetsFolder,
-                                         options: ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict))
+            result = try exporter.export(document, assetsFolder: assetsFolder, options: options)
         } catch {
             throw fail("\(input): \(error)")
         }
