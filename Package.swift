@@ -67,6 +67,12 @@ let package = Package(
                                    "KeyframePNG", "KeyframeTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "KeyframeCLITests", dependencies: ["keyframe", "KeyframeTestSupport"]),
+        // rlottie (librlottie-dev) plays Keyframe's Lottie exports in tests; no shipping target links it.
+        .systemLibrary(name: "CRLottie", path: "Tests/CRLottie", pkgConfig: "rlottie",
+                       providers: [.apt(["librlottie-dev"])]),
+        .testTarget(name: "KeyframeLottieTests",
+                    dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
+                                   "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

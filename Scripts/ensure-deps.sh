@@ -11,6 +11,13 @@ fi
 if [ "$(uname -s)" = Linux ] && ! { ldconfig -p 2>/dev/null | grep -q 'libxml2\.so\.2'; }; then
   missing+=(libxml2)
 fi
+# The Lottie tests play exports with rlottie (librlottie-dev) and validate them with Python's jsonschema.
+if ! { command -v pkg-config >/dev/null 2>&1 && pkg-config --exists rlottie; } && [ ! -f /usr/include/rlottie_capi.h ]; then
+  missing+=(librlottie-dev)
+fi
+if ! python3 -c 'import jsonschema' >/dev/null 2>&1; then
+  missing+=(python3-jsonschema)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "keyframe: installing ${missing[*]} ..." >&2
 if ! command -v apt-get >/dev/null 2>&1; then

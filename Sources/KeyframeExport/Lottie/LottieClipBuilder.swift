@@ -101,19 +101,19 @@ struct LottieClipBuilder {
         var nextIndex = 1
         var assets: [JSONValue] = []
         var matteAssets: [String: String] = [:]  // mask key → precomp asset id
-        for (maskKey, maskFrames) in masks.sorted(by: { $0.key < $1.key }) {
+        for (maskKey, maskFrames) in masks.sorted(by: { $0.key < $1.key }) where settings.profile == .full {
             let id = "matte_\(matteAssets.count)"
             matteAssets[maskKey] = id
             var index = 1
             let runs = try LottieClipBuilder.runs(of: maskFrames, halves: [], context: &context)
             let maskLayers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &index,
-                                           matteAssets: [:], width: framing.width, height: framing.height,
+                                           matteAssets: [:], masks: [:], width: framing.width, height: framing.height,
                                            context: &context)
             assets.append(.object(["id": .string(id), "nm": .string(maskKey), "layers": .array(maskLayers)]))
         }
         let runs = try LottieClipBuilder.runs(of: frames, halves: halves, context: &context)
         layers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &nextIndex,
-                               matteAssets: matteAssets, width: framing.width, height: framing.height,
+                               matteAssets: matteAssets, masks: masks, width: framing.width, height: framing.height,
                                context: &context)
         let imageAssets = images.assets(mode: settings.images)
         let animation: [String: JSONValue] = [
@@ -144,6 +144,10 @@ struct LottieClipBuilder {
         mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool) {
             diagnostics.add(Diagnostic(severity: .warning, code: code, message: message, path: node))
             if approximated { report.approximated.insert(node) } else { report.dropped.insert(node) }
+        }
+
+        mutating func info(_ code: String, _ message: String) {
+            diagnostics.add(Diagnostic(severity: .info, code: code, message: message))
         }
     }
 
@@ -331,7 +335,8 @@ struct LottieClipBuilder {
 
     /// The layers for `runs` (back to front), front first as Lottie lists them, with matte layers and parent nulls.
     private func layerJSON(_ runs: [Run], frameCount: Int, images: inout LottieImageTable, nextIndex: inout Int,
-                           matteAssets: [String: String], width: Int, height: Int, context: inout Context)
+                           matteAssets: [String: String], masks: [String: [[Sample]]], width: Int, height: Int,
+                           context: inout Context)
         throws(ExportError) -> [JSONValue]
     {
         var front: [JSONValue] = []
@@ -396,7 +401,13 @@ struct LottieClipBuilder {
                 ])
             }
             if first.bake != nil { context.report.bakedTints += 1 }
-            if let mask = first.mask, let matte = matteAssets[mask] {
+            if let mask = first.mask, settings.profile == .portable {
+                // Portable: the mask's coverage as layer mask paths in this layer's own space.
+                layer["hasMask"] = true
+                layer["masksProperties"] = .array(try maskPaths(
+                    for: run, layerWorlds: worlds, maskFrames: masks[mask] ?? [], images: &images, context: &context))
+                context.report.masks += 1
+            } else if let mask = first.mask, let matte = matteAssets[mask] {
                 // The matte goes directly above the layer it clips (portable: no `tp`).
                 let matteLayer: [String: JSONValue] = [
                     "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string("matte " + mask),
@@ -414,6 +425,96 @@ struct LottieClipBuilder {
             front.append(.object(layer))
         }
         return front + nulls
+    }
+
+    /// Layer masks reproducing the mask items' coverage over `run`: one added rectangle path per covered rectangle
+    /// of each mask picture, mapped into the layer's space at every frame and reduced like the transforms.
+    private func maskPaths(for run: Run, layerWorlds: [Matrix2D], maskFrames: [[Sample]],
+                           images: inout LottieImageTable, context: inout Context) throws(ExportError) -> [JSONValue]
+    {
+        // Corners per rectangle per frame, in the layer's (asset pixel) space.
+        var shapes: [[[Double]]] = []  // rectangle → frame → 8 numbers
+        var rectangleCount = -1
+        var frames: [Int] = []
+        for (i, layerWorld) in layerWorlds.enumerated() {
+            let frame = run.first + i
+            frames.append(frame)
+            let items = frame < maskFrames.count ? maskFrames[frame] : []
+            guard let inverse = layerWorld.inverted else { return [] }
+            var corners: [[Double]] = []
+            for item in items {
+                let (shape, width, height) = try images.maskShape(sprite: item.sprite, node: run.key)
+                guard let sprite = library.sprite(item.sprite) else { continue }
+                var rectangles = shape.rectangles
+                if rectangles.count > LottieMaskShape.maximumRectangles, let bounds = shape.bounds {
+                    rectangles = [bounds]
+                    context.warn("lottie-mask-bounds",
+                                 "the mask over \(run.key) is too detailed for layer mask paths; its bounding box is used",
+                                 node: run.key, approximated: true)
+                } else if !shape.isBinary {
+                    context.info("lottie-mask-edges",
+                                 "the mask over \(run.key) has soft edges; the layer mask follows its pixels at 50 % alpha")
+                }
+                let toLocal = Matrix2D(a: sprite.size.width / Double(max(width, 1)), b: 0, c: 0,
+                                       d: sprite.size.height / Double(max(height, 1)), tx: 0, ty: 0)
+                let m = inverse.concatenating(item.world).concatenating(toLocal)
+                for r in rectangles {
+                    var numbers: [Double] = []
+                    for (x, y) in [(r.x, r.y), (r.x + r.width, r.y), (r.x + r.width, r.y + r.height), (r.x, r.y + r.height)] {
+                        let p = m.apply(Vector2(x: Double(x), y: Double(y)))
+                        numbers += [p.x, p.y]
+                    }
+                    corners.append(numbers)
+                }
+            }
+            if rectangleCount < 0 { rectangleCount = corners.count }
+            // The mask's pictures keep their rectangles over a run (its key names them); an empty mask hides the layer.
+            if corners.count != rectangleCount {
+                corners = Array(repeating: Array(repeating: 0, count: 8), count: rectangleCount)
+            }
+            for (k, c) in corners.enumerated() {
+                if shapes.count <= k { shapes.append([]) }
+                shapes[k].append(c)
+            }
+        }
+        if rectangleCount <= 0 {
+            // Nothing covers: a degenerate path hides the layer.
+            shapes = [Array(repeating: Array(repeating: 0, count: 8), count: layerWorlds.count)]
+        }
+        let reducer = LottieKeyframeReducer(tolerance: Array(repeating: LottieTolerance.pixels, count: 8))
+        return shapes.map { samples in
+            func path(_ c: [Double]) -> JSONValue {
+                let zero: JSONValue = [0, 0]
+                return .object([
+                    "c": true,
+                    "v": .array(stride(from: 0, to: 8, by: 2).map {
+                        .array([.number(LottieKeyframeReducer.clean(c[$0])), .number(LottieKeyframeReducer.clean(c[$0 + 1]))])
+                    }),
+                    "i": [zero, zero, zero, zero], "o": [zero, zero, zero, zero],
+                ])
+            }
+            let shape: JSONValue
+            if samples.allSatisfy({ $0 == samples[0] }) {
+                shape = .object(["a": 0, "k": path(samples[0])])
+            } else {
+                let kept = reducer.reduce(samples, held: run.held)
+                var keyframes: [JSONValue] = []
+                for (position, entry) in kept.enumerated() {
+                    var keyframe: [String: JSONValue] = ["t": .number(Double(frames[entry.index])),
+                                                         "s": .array([path(samples[entry.index])])]
+                    if position < kept.count - 1 {
+                        if entry.hold { keyframe["h"] = 1 } else {
+                            keyframe["o"] = .object(["x": [0], "y": [0]])
+                            keyframe["i"] = .object(["x": [1], "y": [1]])
+                        }
+                    }
+                    keyframes.append(.object(keyframe))
+                }
+                shape = .object(["a": 1, "k": .array(keyframes)])
+            }
+            return .object(["mode": "a", "inv": false, "pt": shape, "o": .object(["a": 0, "k": 100]),
+                            "nm": .string("mask")])
+        }
     }
 
     static let identityTransform: JSONValue = .object([

@@ -59,6 +59,22 @@ struct LottieImageTable {
         return entry
     }
 
+    private var maskShapes: [String: (shape: LottieMaskShape, width: Int, height: Int)] = [:]
+
+    /// The coverage of sprite `id`'s picture as rectangles (for layer masks), with the picture's size in pixels.
+    mutating func maskShape(sprite id: String, node: String) throws(ExportError)
+        -> (shape: LottieMaskShape, width: Int, height: Int)
+    {
+        if let known = maskShapes[id] { return known }
+        guard let sprite = sprites[id], let resolved = library.sprite(id) else {
+            throw ExportError(message: "sprite \"\(id)\" of the mask over \(node) is not in the atlas")
+        }
+        let picture = try upright(sprite, resolved)
+        let result = (LottieMaskShape(picture: picture), picture.width, picture.height)
+        maskShapes[id] = result
+        return result
+    }
+
     /// The upright picture of a sprite in atlas pixels.
     private func upright(_ sprite: Sprite, _ resolved: AtlasLibrary.ResolvedSprite) throws(ExportError) -> Bitmap {
         let atlas = library.images[resolved.image]

@@ -8,8 +8,10 @@ public struct LottieReport: Sendable, Equatable {
     public var skewRewrites = 0
     /// Layers showing a picture with its colour transform baked in.
     public var bakedTints = 0
-    /// Layers clipped by a track matte.
+    /// Layers clipped by a track matte (`full`).
     public var mattes = 0
+    /// Layers clipped by layer mask paths (`portable`).
+    public var masks = 0
     /// Nodes drawn approximately (blend mode, nested masks, draw order), by path.
     public var approximated: Set<String> = []
     /// Nodes left out (meshes), by path.
@@ -23,6 +25,7 @@ public struct LottieReport: Sendable, Equatable {
         if skewRewrites > 0 { text += ", \(skewRewrites) skew rewrites" }
         if bakedTints > 0 { text += ", \(bakedTints) baked tints" }
         if mattes > 0 { text += ", \(mattes) track mattes" }
+        if masks > 0 { text += ", \(masks) masked layers" }
         text += "; approximated: \(approximated.isEmpty ? "none" : approximated.sorted().joined(separator: ", "))"
         text += "; dropped: \(dropped.isEmpty ? "none" : dropped.sorted().joined(separator: ", "))"
         return text
