@@ -17,6 +17,9 @@ struct Inspect: ParsableCommand {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @Flag(help: "Print, per Lottie profile and clip, what a Lottie export keeps exactly, approximates or drops (writes nothing).")
+    var lottieReport = false
+
     func run() throws {
         let document: Document
         do {
@@ -25,6 +28,7 @@ struct Inspect: ParsableCommand {
         } catch {
             throw fail("\(error)")
         }
+        if lottieReport { return try printLottieReport(document) }
         let summary = Summary(document)
         if json {
             FileHandle.standardOutput.write(Data(JSONWriter.write(summary.json)))

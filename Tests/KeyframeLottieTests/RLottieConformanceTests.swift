@@ -44,7 +44,15 @@ final class RLottieConformanceTests: XCTestCase {
         }
     }
 
+    /// Frames per export: every frame of clips up to this long, else this many spread evenly. Samples use 48; the
+    /// corpus (large stages, in a debug build) uses `KEYFRAME_LOTTIE_CORPUS_FRAMES` (default 3: first, middle, last) to keep CI short —
+    /// docs/conformance.md records a run with 8.
     static let frameLimit = 48
+    /// The asserted bound, after undoing rlottie's 253/255 image alpha and a 3 × 3 blur of both frames (absorbing
+    /// nearest-texel against bilinear sampling): each channel's mean ≤ 3/255 and ≤ 5 % of pixels off by > 32/255.
+    static let compensatedMeanLimit = 3.0
+    static let compensatedOffLimit = 0.05
+    static let corpusFrameLimit = Int(ProcessInfo.processInfo.environment["KEYFRAME_LOTTIE_CORPUS_FRAMES"] ?? "") ?? 3
 
     func testSamplesPlayTheSameInRLottie() throws {
         let samples = ["animate-walker", "animate-bouncer-long", "bta-spinner", "flump-hopbot", "dragonbones-waver"]
@@ -52,29 +60,30 @@ final class RLottieConformanceTests: XCTestCase {
     }
 
     func testAnimateCorpusPlaysTheSameInRLottie() throws {
-        try check(try TestPaths.corpus("animate_atlas"))
+        try check(try TestPaths.corpus("animate_atlas"), frames: Self.corpusFrameLimit)
     }
 
     func testDragonBonesCorpusPlaysTheSameInRLottie() throws {
-        try check(try TestPaths.corpus("dragonbones"))
+        try check(try TestPaths.corpus("dragonbones"), frames: Self.corpusFrameLimit)
     }
 
     func testFlumpCorpusPlaysTheSameInRLottie() throws {
-        try check(try TestPaths.corpus("flump") + (try TestPaths.corpus("flump_xml")))
+        try check(try TestPaths.corpus("flump") + (try TestPaths.corpus("flump_xml")), frames: Self.corpusFrameLimit)
     }
 
-    private func check(_ exports: [URL], profile: LottieExportSettings.Profile = .portable) throws {
+    private func check(_ exports: [URL], profile: LottieExportSettings.Profile = .portable,
+                       frames: Int = RLottieConformanceTests.frameLimit) throws {
         XCTAssertFalse(exports.isEmpty)
         var lines: [String] = []
         for export in exports {
-            let figures = try conformance(of: export, profile: profile)
+            let figures = try conformance(of: export, profile: profile, frameLimit: frames)
             lines.append(figures.line)
             for failure in figures.failures { XCTFail(failure) }
         }
         print("rlottie conformance (\(profile.rawValue)):\n" + lines.joined(separator: "\n"))
     }
 
-    func conformance(of export: URL, profile: LottieExportSettings.Profile) throws -> Figures {
+    func conformance(of export: URL, profile: LottieExportSettings.Profile, frameLimit: Int) throws -> Figures {
         let name = export.lastPathComponent
         let document = try Importer.importDocument(at: export)
         let library = try AtlasLibrary(document: document, folder: try Importer.detect(export).folder)
@@ -95,9 +104,9 @@ final class RLottieConformanceTests: XCTestCase {
         XCTAssertEqual(player.width, framing.width, "\(name): Lottie width")
         XCTAssertEqual(player.height, framing.height, "\(name): Lottie height")
         XCTAssertEqual(player.frameCount, plans.count, "\(name): Lottie frame count")
-        let chosen: [Int] = plans.count <= Self.frameLimit
+        let chosen: [Int] = plans.count <= frameLimit
             ? Array(plans.indices)
-            : (0..<Self.frameLimit).map { $0 * (plans.count - 1) / (Self.frameLimit - 1) }
+            : (0..<frameLimit).map { $0 * (plans.count - 1) / max(frameLimit - 1, 1) }
         var figures = Figures(name: name, clip: clip.name, frames: chosen.count, size: (framing.width, framing.height))
         figures.declared = report.approximated.count + report.dropped.count
         var renderer = FrameRenderer()
@@ -123,7 +132,7 @@ final class RLottieConformanceTests: XCTestCase {
                                              offBy: 32)
             figures.worstMeanCompensated = max(figures.worstMeanCompensated, difference.worstMean)
             figures.worstOffCompensated = max(figures.worstOffCompensated, difference.offShare)
-            if !difference.passes {
+            if !(difference.worstMean <= Self.compensatedMeanLimit && difference.offShare <= Self.compensatedOffLimit) {
                 let comparison = BitmapComparison.compare(actual, expected, tolerance: 8)
                 let artifact = comparison.writeArtifacts(
                     named: "lottie-\(name)-\(index)", actual: actual, directory: BitmapComparison.artifactDirectory,

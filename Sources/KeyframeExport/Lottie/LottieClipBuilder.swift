@@ -1,3 +1,4 @@
+import Foundation
 import KeyframeEngine
 import KeyframeJSON
 import KeyframeModel
@@ -357,8 +358,22 @@ struct LottieClipBuilder {
                 transforms.append(skewed ? LottieTransform.split(world, previous: transforms.last)
                                          : LottieTransform.single(world, previous: transforms.last))
             }
+            if settings.profile == .portable && !skewed {
+                // rlottie 0.1 draws a translation-only image at its position truncated to whole pixels; a scale a
+                // millionth below 1 (0.001 px over 1000 px) makes it sample at the exact sub-pixel position.
+                for i in transforms.indices where transforms[i].scale == Vector2(x: 1, y: 1)
+                    && LottieTransform.unwrap(transforms[i].rotation, near: 0) == 0
+                {
+                    transforms[i].scale = Vector2(x: LottieClipBuilder.unitScale, y: LottieClipBuilder.unitScale)
+                }
+            }
             let frames = (0..<run.samples.count).map { run.first + $0 }
             let extent = Double(max(picture.width, picture.height, 1))
+            // How far the picture's far corner lies from its origin on screen (for the rotation tolerance).
+            let worldExtent = worlds.map { m in
+                hypot(m.a * Double(picture.width) + m.c * Double(picture.height),
+                      m.b * Double(picture.width) + m.d * Double(picture.height))
+            }.max() ?? extent
             let ip = Double(run.first), op = Double(run.last + 1)
             let name = run.key
             var layer: [String: JSONValue] = [
@@ -379,7 +394,7 @@ struct LottieClipBuilder {
                         "a": zero,
                         "p": positionProperty(transforms, run: run, frames: frames),
                         "s": scaleProperty(transforms, run: run, frames: frames, extent: extent),
-                        "r": rotationProperty(transforms.map(\.rotation), run: run, frames: frames),
+                        "r": rotationProperty(transforms.map(\.rotation), run: run, frames: frames, extent: worldExtent),
                         "o": .object(["a": 0, "k": 100]),
                     ]),
                 ]
@@ -387,7 +402,8 @@ struct LottieClipBuilder {
                 layer["parent"] = .number(Double(parentIndex))
                 layer["ks"] = .object([
                     "a": zero, "p": zero, "s": .object(["a": 0, "k": [100, 100]]),
-                    "r": rotationProperty(transforms.map { $0.childRotation ?? 0 }, run: run, frames: frames),
+                    "r": rotationProperty(transforms.map { $0.childRotation ?? 0 }, run: run, frames: frames,
+                                      extent: worldExtent),
                     "o": opacity,
                 ])
                 context.report.skewRewrites += 1
@@ -396,7 +412,7 @@ struct LottieClipBuilder {
                     "a": zero,
                     "p": positionProperty(transforms, run: run, frames: frames),
                     "s": scaleProperty(transforms, run: run, frames: frames, extent: extent),
-                    "r": rotationProperty(transforms.map(\.rotation), run: run, frames: frames),
+                    "r": rotationProperty(transforms.map(\.rotation), run: run, frames: frames, extent: worldExtent),
                     "o": opacity,
                 ])
             }
@@ -481,7 +497,7 @@ struct LottieClipBuilder {
             // Nothing covers: a degenerate path hides the layer.
             shapes = [Array(repeating: Array(repeating: 0, count: 8), count: layerWorlds.count)]
         }
-        let reducer = LottieKeyframeReducer(tolerance: Array(repeating: LottieTolerance.pixels, count: 8))
+        let reducer = LottieKeyframeReducer(tolerance: Array(repeating: LottieTolerance.position, count: 8))
         return shapes.map { samples in
             func path(_ c: [Double]) -> JSONValue {
                 let zero: JSONValue = [0, 0]
@@ -517,26 +533,29 @@ struct LottieClipBuilder {
         }
     }
 
+    /// The scale the portable profile writes instead of exactly 1 on unrotated layers (see ``layerJSON``).
+    static let unitScale = 0.999999
+
     static let identityTransform: JSONValue = .object([
         "a": .object(["a": 0, "k": [0, 0]]), "p": .object(["a": 0, "k": [0, 0]]),
         "s": .object(["a": 0, "k": [100, 100]]), "r": .object(["a": 0, "k": 0]), "o": .object(["a": 0, "k": 100]),
     ])
 
     private func positionProperty(_ transforms: [LottieTransform], run: Run, frames: [Int]) -> JSONValue {
-        LottieKeyframeReducer(tolerance: [LottieTolerance.pixels, LottieTolerance.pixels])
+        LottieKeyframeReducer(tolerance: [LottieTolerance.position, LottieTolerance.position])
             .property(transforms.map { [$0.position.x, $0.position.y] }, held: run.held, frames: frames, scalar: false)
     }
 
     private func scaleProperty(_ transforms: [LottieTransform], run: Run, frames: [Int], extent: Double) -> JSONValue {
         // A scale error e moves the picture's far edge by e · extent pixels.
-        let tolerance = 100 * LottieTolerance.pixels / extent
+        let tolerance = 100 * LottieTolerance.edge / max(extent, 1)
         return LottieKeyframeReducer(tolerance: [tolerance, tolerance])
             .property(transforms.map { [$0.scale.x * 100, $0.scale.y * 100] }, held: run.held, frames: frames,
                       scalar: false)
     }
 
-    private func rotationProperty(_ angles: [Double], run: Run, frames: [Int]) -> JSONValue {
-        LottieKeyframeReducer(tolerance: [LottieTolerance.degrees])
+    private func rotationProperty(_ angles: [Double], run: Run, frames: [Int], extent: Double) -> JSONValue {
+        LottieKeyframeReducer(tolerance: [LottieTolerance.degrees(extent: extent)])
             .property(angles.map { [$0] }, held: run.held, frames: frames, scalar: true)
     }
 }
