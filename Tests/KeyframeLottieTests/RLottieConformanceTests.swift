@@ -2,6 +2,7 @@ import Foundation
 import KeyframeEngine
 import KeyframeExport
 import KeyframeImport
+import KeyframeJSON
 import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
@@ -152,5 +153,52 @@ final class RLottieConformanceTests: XCTestCase {
             }
         }
         return figures
+    }
+
+    /// A control for the criterion: the walker's export with its body moved 2 px to the right, or without its head's
+    /// tint, no longer agrees with `keyframe render` — the comparison sees errors of that size.
+    func testComparisonCatchesAMisplacedLayer() throws {
+        let export = TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker")
+        let document = try Importer.importDocument(at: export)
+        let library = try AtlasLibrary(document: document, folder: export)
+        let clip = try XCTUnwrap(document.clip(named: "walk"))
+        let json = try XCTUnwrap(try LottieExporter().exportWithReports(document, library: library, clips: [clip],
+                                                                       options: ExportOptions()).result.clips.first).main.bytes
+        guard case .object(var root) = try JSONParser.parse(json), case .array(var layers)? = root["layers"] else {
+            return XCTFail("unexpected export shape")
+        }
+        let index = try XCTUnwrap(layers.firstIndex { $0["nm"]?.stringValue?.hasSuffix(":body/0") == true })
+        guard case .object(var layer) = layers[index], case .object(var ks)? = layer["ks"],
+            case .object(var position)? = ks["p"] else { return XCTFail("no body position") }
+        func moved(_ value: JSONValue?) -> JSONValue {
+            guard case .array(let xy)? = value, let x = xy.first?.doubleValue else { return value ?? .null }
+            return .array([.number(x + 2)] + xy.dropFirst())
+        }
+        if position["a"]?.doubleValue == 1, case .array(let keys)? = position["k"] {
+            position["k"] = .array(keys.map { key in
+                guard case .object(var members) = key else { return key }
+                members["s"] = moved(members["s"])
+                return .object(members)
+            })
+        } else {
+            position["k"] = moved(position["k"])
+        }
+        ks["p"] = .object(position)
+        layer["ks"] = .object(ks)
+        layers[index] = .object(layer)
+        root["layers"] = .array(layers)
+        let player = try XCTUnwrap(RLottiePlayer(json: JSONWriter.writeCompact(.object(root)), key: "walker-moved"))
+        let scene = RenderScene(document: document, library: library)
+        let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
+                                        fps: document.frameRate.framesPerSecond, selection: .all)
+        let framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+        var renderer = FrameRenderer()
+        var expected = Bitmap(width: framing.width, height: framing.height)
+        renderer.render(scene.sampler.sample(clip: clip, time: plans[0].layers[0].time), library: library,
+                        framing: framing, background: .transparent, into: &expected)
+        let difference = FrameDifference(player.render(frame: 0).undoingRLottieImageAlpha().boxBlurred(),
+                                         expected.boxBlurred(), offBy: 32)
+        XCTAssertFalse(difference.worstMean <= Self.compensatedMeanLimit && difference.offShare <= Self.compensatedOffLimit,
+                       "a body moved by 2 px passes: means \(difference.meanPerChannel), off \(difference.offShare)")
     }
 }
