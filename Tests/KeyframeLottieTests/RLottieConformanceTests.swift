@@ -105,6 +105,8 @@ final class RLottieConformanceTests: XCTestCase {
         XCTAssertEqual(player.width, framing.width, "\(name): Lottie width")
         XCTAssertEqual(player.height, framing.height, "\(name): Lottie height")
         XCTAssertEqual(player.frameCount, plans.count, "\(name): Lottie frame count")
+        // Very large frames (over a million pixels) compare one frame in CI; the figures in conformance.md used 8.
+        let frameLimit = framing.width * framing.height > 1_000_000 && frameLimit < Self.frameLimit ? 1 : frameLimit
         let chosen: [Int] = plans.count <= frameLimit
             ? Array(plans.indices)
             : (0..<frameLimit).map { $0 * (plans.count - 1) / max(frameLimit - 1, 1) }
@@ -129,8 +131,10 @@ final class RLottieConformanceTests: XCTestCase {
             figures.worstMean = max(figures.worstMean, raw.worstMean)
             figures.worstOff = max(figures.worstOff, raw.offShare)
             if raw.passes { figures.rawPassing += 1 }
-            let difference = FrameDifference(actual.undoingRLottieImageAlpha().boxBlurred(), expected.boxBlurred(),
-                                             offBy: 32)
+            // The compensated comparison (costly in a debug build) only where the raw criterion fails: a frame that
+            // meets the stricter raw criterion needs no allowance.
+            let difference = raw.passes ? raw
+                : FrameDifference(actual.undoingRLottieImageAlpha().boxBlurred(), expected.boxBlurred(), offBy: 32)
             figures.worstMeanCompensated = max(figures.worstMeanCompensated, difference.worstMean)
             figures.worstOffCompensated = max(figures.worstOffCompensated, difference.offShare)
             if !(difference.worstMean <= Self.compensatedMeanLimit && difference.offShare <= Self.compensatedOffLimit) {

@@ -38,17 +38,17 @@ struct LottieTransform: Equatable {
     /// half-turn, angle ± 360°) the one closest to `previous` so that interpolation between frames stays smooth.
     static func single(_ m: Matrix2D, previous: LottieTransform?) -> LottieTransform {
         let sx = hypot(m.a, m.b)
-        var angle = sx > 0 ? atan2(m.b, m.a) * 180 / .pi : (previous?.rotation ?? 0)
+        let angle = sx > 0 ? atan2(m.b, m.a) * 180 / .pi : (previous?.rotation ?? 0)
         let rad = angle * .pi / 180
-        // Project the y column onto the rotated y axis: the signed y scale (negative when mirrored).
+        // The y column projected onto the rotated y axis: the signed y scale (negative when mirrored).
         var sy = sx > 0 ? (-sin(rad) * m.c + cos(rad) * m.d) : hypot(m.c, m.d)
-        var scaleX = sx
         if sx == 0, let previous, previous.scale.y < 0 { sy = -sy }
-        var candidates = [LottieTransform(position: Vector2(x: m.tx, y: m.ty), rotation: angle,
-                                          scale: Vector2(x: scaleX, y: sy), childRotation: nil)]
-        // The same matrix with x mirrored and a half turn.
-        candidates.append(LottieTransform(position: Vector2(x: m.tx, y: m.ty), rotation: angle + 180,
-                                          scale: Vector2(x: -scaleX, y: -sy), childRotation: nil))
+        let position = Vector2(x: m.tx, y: m.ty)
+        let candidates = [
+            LottieTransform(position: position, rotation: angle, scale: Vector2(x: sx, y: sy), childRotation: nil),
+            // The same matrix with x mirrored and a half turn.
+            LottieTransform(position: position, rotation: angle + 180, scale: Vector2(x: -sx, y: -sy), childRotation: nil),
+        ]
         guard let previous else { return candidates[0] }
         var best = candidates[0]
         var bestCost = Double.infinity
@@ -58,8 +58,6 @@ struct LottieTransform: Equatable {
                 + 1000 * (abs(candidate.scale.x - previous.scale.x) + abs(candidate.scale.y - previous.scale.y))
             if cost < bestCost { best = candidate; bestCost = cost }
         }
-        angle = best.rotation
-        scaleX = best.scale.x
         return best
     }
 
