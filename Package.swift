@@ -87,6 +87,12 @@ let package = Package(
                     dependencies: ["keyframe", "KeyframeTestSupport", "KeyframePNG", "KeyframeRaster"]),
         .testTarget(name: "KeyframeVerifyTests",
                     dependencies: ["KeyframeVerify", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"]),
+        // rlottie (librlottie-dev) plays Keyframe's Lottie exports in tests; no shipping target links it.
+        .systemLibrary(name: "CRLottie", path: "Tests/CRLottie", pkgConfig: "rlottie",
+                       providers: [.apt(["librlottie-dev"])]),
+        .testTarget(name: "KeyframeLottieTests",
+                    dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
+                                   "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -32,6 +32,9 @@ test_packages=(
   "libxml2 lib:libxml2.so.2"
   # The preview tests open `keyframe preview` pages in a real headless Chromium.
   "chromium cmd:chromium"
+  # The Lottie tests play exports with rlottie and validate them against the Lottie schema with jsonschema.
+  "librlottie-dev pc:rlottie"
+  "python3-jsonschema py:jsonschema"
 )
 
 case "$mode" in

@@ -24,7 +24,7 @@ public enum Exporters {
     /// The exporter for `format`, or `nil` when this build has none yet.
     public static func exporter(for format: ExportFormat) -> (any DocumentExporter)? {
         switch format {
-        case .lottie: return nil
+        case .lottie: return LottieExporter()
         case .coreAnimation: return CoreAnimationExporter()
         }
     }

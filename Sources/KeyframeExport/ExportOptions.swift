@@ -6,6 +6,8 @@ public struct ExportOptions: Sendable, Equatable {
     public var strict: Bool
     /// Core Animation: write the layer tree as JSON (default) or as an XML property list.
     public var coreAnimationFormat: CALayerTreeFile.Format = .json
+    /// Lottie settings (profile, image placement); other formats ignore them.
+    public var lottie = LottieExportSettings()
 
     public init(clips: [String]? = nil, strict: Bool = false) {
         self.clips = clips

@@ -9,13 +9,16 @@ import KeyframeModel
 struct BenchExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export time (every clip, in memory) against converting the same export, in the same run.")
+        abstract: "Export time (every clip, in memory, images included) against converting the same export, in the same run.")
 
     @Argument(help: "Export folders (default: every folder in ../shared/corpus/animate_atlas).")
     var inputs: [String] = []
 
     @Option(help: "The format to export.")
     var to: ExportFormat = .coreAnimation
+
+    @Option(help: "The Lottie profile to export (with --to lottie).")
+    var profile: LottieExportSettings.Profile = .portable
 
     @Option(help: "Repetitions per export; the fastest of each is kept.")
     var repetitions = 5
@@ -24,9 +27,12 @@ struct BenchExport: ParsableCommand {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
         }
+        var options = ExportOptions()
+        options.lottie.profile = profile
         let folders = try benchFolders(inputs)
-        print("export, \(to.rawValue): best of \(max(repetitions, 1)); ratio = export / convert (goal ≤ 1×)")
-        print("name".padding(toLength: 44, withPad: " ", startingAt: 0) + "  clips  convert ms  export ms   ratio   output KB")
+        try Output.out(line: "export, \(to.rawValue): best of \(max(repetitions, 1)); ratio = export / convert (goal ≤ 1×)")
+        try Output.out(line: "name".padding(toLength: 44, withPad: " ", startingAt: 0)
+                       + "  clips  convert ms  export ms   ratio   output KB")
         var totalConvert = 0.0, totalExport = 0.0
         for folder in folders {
             var convert = Double.infinity, export = Double.infinity
@@ -37,24 +43,24 @@ struct BenchExport: ParsableCommand {
                     let start = DispatchTime.now().uptimeNanoseconds
                     let document = try Importer.importDocument(at: folder)
                     let middle = DispatchTime.now().uptimeNanoseconds
-                    let result = try exporter.export(document, assetsFolder: assets, options: ExportOptions())
+                    let result = try exporter.export(document, assetsFolder: assets, options: options)
                     let end = DispatchTime.now().uptimeNanoseconds
                     convert = min(convert, Double(middle - start) / 1e9)
                     export = min(export, Double(end - middle) / 1e9)
                     clips = result.clips.count
-                    bytes = result.clips.reduce(0) { $0 + $1.main.bytes.count }
+                    bytes = result.clips.reduce(0) { $0 + $1.main.bytes.count + $1.companions.reduce(0) { $0 + $1.bytes.count } }
                 }
             } catch {
                 throw fail("\(folder.path): \(error)")
             }
             totalConvert += convert
             totalExport += export
-            print(folder.lastPathComponent.padding(toLength: 44, withPad: " ", startingAt: 0)
-                  + String(format: "  %5d  %10.2f  %9.2f  %5.2f×  %10.1f", clips, convert * 1e3, export * 1e3,
-                           export / convert, Double(bytes) / 1024))
+            try Output.out(line: folder.lastPathComponent.padding(toLength: 44, withPad: " ", startingAt: 0)
+                           + String(format: "  %5d  %10.2f  %9.2f  %5.2f×  %10.1f", clips, convert * 1e3, export * 1e3,
+                                    export / convert, Double(bytes) / 1024))
         }
-        print("total".padding(toLength: 44, withPad: " ", startingAt: 0)
-              + String(format: "         %10.2f  %9.2f  %5.2f×", totalConvert * 1e3, totalExport * 1e3,
-                       totalExport / totalConvert))
+        try Output.out(line: "total".padding(toLength: 44, withPad: " ", startingAt: 0)
+                       + String(format: "         %10.2f  %9.2f  %5.2f×", totalConvert * 1e3, totalExport * 1e3,
+                                totalExport / totalConvert))
     }
 }

@@ -1,11 +1,14 @@
 import ArgumentParser
 import Foundation
 import KeyframeExport
+import KeyframeFiles
 import KeyframeImport
 import KeyframeModel
 
 extension ExportFormat: ExpressibleByArgument {}
 extension CALayerTreeFile.Format: ExpressibleByArgument {}
+extension LottieExportSettings.Profile: ExpressibleByArgument {}
+extension LottieExportSettings.Images: ExpressibleByArgument {}
 
 /// `keyframe export`: writes a document's clips in a player's format (Lottie, Core Animation).
 struct Export: ParsableCommand {
@@ -42,40 +45,79 @@ struct Export: ParsableCommand {
             help: ArgumentHelp("Core Animation: write the layer tree as json (default) or plist.", valueName: "json|plist"))
     var coreAnimationFormat: CALayerTreeFile.Format?
 
-    func run() throws {
+    @Option(help: ArgumentHelp("Lottie: the players to target, portable (rlottie, ThorVG, lottie-web, lottie-ios; default) or full.",
+                               valueName: "portable|full"))
+    var profile: LottieExportSettings.Profile?
+
+    @Option(help: ArgumentHelp("Lottie: images embedded as data URLs (default), or written to images/ beside the file.",
+                               valueName: "embed|folder"))
+    var images: LottieExportSettings.Images?
+
+    func validate() throws {
         if coreAnimationFormat != nil && to != .coreAnimation {
             throw ValidationError("--format applies to --to core-animation only")
         }
+        if (profile != nil || images != nil) && to != .lottie {
+            throw ValidationError("--profile and --images apply to --to lottie only")
+        }
+    }
+
+    func run() throws {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
         }
         let loaded = try InputDocument.load(input, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value))
-        let document = loaded.document
         let assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
         try loaded.printWarnings()
         var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
         if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }
+        options.lottie = LottieExportSettings(profile: profile ?? .portable, images: images ?? .embed)
         let result: ExportResult
         do {
-            result = try exporter.export(document, assetsFolder: assetsFolder, options: options)
+            result = try exporter.export(loaded.document, assetsFolder: assetsFolder, options: options)
         } catch {
             throw fail("\(input): \(error)")
         }
         for diagnostic in result.diagnostics where diagnostic.severity == .warning {
             try Output.warn("\(diagnostic)")
         }
-        // One clip: -o is the main file. Several: -o is a folder holding each clip's files.
-        let single = result.clips.count == 1 && !output.hasSuffix("/")
-        for exported in result.clips {
-            let mainPath = single ? output : (output as NSString).appendingPathComponent(exported.main.relativePath)
-            let folder = (mainPath as NSString).deletingLastPathComponent
-            for file in exported.companions + [exported.main] {
-                let path = file == exported.main ? mainPath : (folder as NSString).appendingPathComponent(file.relativePath)
-                do { try writeAtomically(file.bytes, to: path) } catch {
-                    throw fail("\(error)")
-                }
-            }
-            try Output.out("\(exported.clip): \(mainPath)\n")
+        let files = try plan(result)
+        for (path, bytes) in files {
+            do { try writeAtomically(bytes, to: path) } catch { throw fail("\(error)") }
         }
+        for exported in result.clips { try Output.out(line: "\(exported.clip): \(mainPath(of: exported, in: result))") }
+    }
+
+    /// Where the main file of `exported` goes: `-o` itself for a single clip, else `<-o>/<clip file>`.
+    func mainPath(of exported: ExportedClip, in result: ExportResult) -> String {
+        let single = result.clips.count == 1 && !output.hasSuffix("/")
+        return single ? output : (output as NSString).appendingPathComponent(exported.main.relativePath)
+    }
+
+    /// Every file to write, in order, checked before the first is written: two different files may not share a path
+    /// (clip names that come out the same, a picture and a main file), and every location must be writable.
+    func plan(_ result: ExportResult) throws -> [(path: String, bytes: [UInt8])] {
+        var files: [(path: String, bytes: [UInt8])] = []
+        var owners: [String: (clip: String, bytes: [UInt8])] = [:]
+        for exported in result.clips {
+            let main = mainPath(of: exported, in: result)
+            let folder = (main as NSString).deletingLastPathComponent
+            for file in exported.companions + [exported.main] {
+                let path = file == exported.main ? main : (folder as NSString).appendingPathComponent(file.relativePath)
+                let key = (path as NSString).standardizingPath.lowercased()
+                if let owner = owners[key] {
+                    // The same picture shared by two clips is one file; anything else is a collision.
+                    if owner.bytes == file.bytes { continue }
+                    throw fail("clips \"\(owner.clip)\" and \"\(exported.clip)\" would both write \(path); "
+                               + "export them one at a time with --clip NAME -o FILE")
+                }
+                owners[key] = (exported.clip, file.bytes)
+                files.append((path, file.bytes))
+            }
+        }
+        for (path, _) in files {
+            do { try AtomicFile.checkWritable(path) } catch { throw fail("\(error)") }
+        }
+        return files
     }
 }

@@ -17,9 +17,13 @@ struct Inspect: ParsableCommand {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @Flag(help: "Print, per Lottie profile and clip, what a Lottie export keeps exactly, approximates or drops (writes nothing).")
+    var lottieReport = false
+
     func run() throws {
         let document = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value,
                                                                             allowMissingImages: true)).document
+        if lottieReport { return try printLottieReport(document) }
         let summary = Summary(document)
         try Output.out(json ? JSONWriter.write(summary.json) : Array(summary.text.utf8))
     }

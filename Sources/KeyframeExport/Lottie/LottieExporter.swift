@@ -1,0 +1,107 @@
+import Foundation
+import KeyframeEngine
+import KeyframeJSON
+import KeyframeModel
+import KeyframeRender
+
+/// Exports a document's clips as Lottie (Bodymovin) JSON that rlottie, ThorVG, lottie-web and lottie-ios play.
+///
+/// Each clip becomes one animation whose canvas is what `keyframe render` frames by default (the stage, or the
+/// clip's content bounds), so a Lottie player rendering frame `n` at the canvas size shows what
+/// `keyframe render --frames n` shows. See docs/lottie.md for the mapping, the profiles and the tolerances.
+///
+/// ```swift
+/// var options = ExportOptions(clips: ["walk"])
+/// options.lottie = LottieExportSettings(profile: .portable, images: .embed)
+/// let result = try LottieExporter().export(document, assetsFolder: folder, options: options)
+/// ```
+public struct LottieExporter: DocumentExporter {
+    public var format: ExportFormat { .lottie }
+
+    public init() {}
+
+    public func export(_ document: Document, assetsFolder: URL, options: ExportOptions) throws(ExportError)
+        -> ExportResult
+    {
+        try exportWithReports(document, assetsFolder: assetsFolder, options: options).result
+    }
+
+    /// Exports and also returns, per exported clip, what was exact, approximated and dropped.
+    public func exportWithReports(_ document: Document, assetsFolder: URL, options: ExportOptions)
+        throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
+    {
+        let clips = try LottieExporter.chosenClips(document, options: options)
+        let library: AtlasLibrary
+        do {
+            library = try AtlasLibrary(document: document, folder: assetsFolder)
+        } catch {
+            throw ExportError(source: document.name, message: "\(error)")
+        }
+        return try exportWithReports(document, library: library, clips: clips, options: options)
+    }
+
+    /// Exports with atlas images already decoded (tests, benchmarks, reports for several profiles).
+    public func exportWithReports(_ document: Document, library: AtlasLibrary, clips: [Clip], options: ExportOptions)
+        throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
+    {
+        let sampler = PoseSampler(document: document)
+        var exported: [ExportedClip] = []
+        var diagnostics = DiagnosticCollector()
+        var reports: [String: LottieReport] = [:]
+        for clip in clips {
+            let builder = LottieClipBuilder(document: document, clip: clip, library: library,
+                                            settings: options.lottie, sampler: sampler)
+            let output: LottieClipBuilder.Output
+            do { output = try builder.build() } catch {
+                throw ExportError(source: document.name, message: "clip \"\(clip.name)\": \(error.message)")
+            }
+            for diagnostic in output.diagnostics {
+                var named = diagnostic
+                named.message = "clip \"\(clip.name)\": " + diagnostic.message
+                diagnostics.add(named)
+            }
+            reports[clip.name] = output.report
+            exported.append(ExportedClip(
+                clip: clip.name,
+                main: ExportedFile(relativePath: LottieExporter.fileName(for: clip.name),
+                                   bytes: JSONWriter.writeCompact(output.json) + [0x0A]),
+                companions: output.files))
+        }
+        let all = diagnostics.diagnostics
+        if options.strict, let first = all.first(where: { $0.severity == .warning }) {
+            let count = all.filter { $0.severity == .warning }.count
+            throw ExportError(source: document.name,
+                              message: "--strict: \(count) export warning\(count == 1 ? "" : "s"), first: \(first)")
+        }
+        return (ExportResult(clips: exported, diagnostics: all), reports)
+    }
+
+    /// The clips `options` asks for, in its order, or every clip.
+    static func chosenClips(_ document: Document, options: ExportOptions) throws(ExportError) -> [Clip] {
+        guard let names = options.clips else {
+            guard !document.clips.isEmpty else {
+                throw ExportError(source: document.name, message: "the document has no clips to export")
+            }
+            return document.clips
+        }
+        var clips: [Clip] = []
+        for name in names {
+            guard let clip = document.clip(named: name) else {
+                let available = document.clips.map { "\"\($0.name)\"" }.joined(separator: ", ")
+                throw ExportError(source: document.name,
+                                  message: "no clip named \"\(name)\"; the document has \(available.isEmpty ? "none" : available)")
+            }
+            clips.append(clip)
+        }
+        return clips
+    }
+
+    /// `<clip>.json`, with characters that cannot be in a file name replaced (`robot:hop` → `robot_hop.json`).
+    public static func fileName(for clip: String) -> String {
+        let safe = clip.map { c -> Character in
+            c == "/" || c == ":" || c == "\\" || c == "\0" ? "_" : c
+        }
+        let stem = String(safe)
+        return (stem.isEmpty || stem == "." || stem == ".." ? "clip" : stem) + ".json"
+    }
+}

@@ -1,0 +1,169 @@
+import Foundation
+import KeyframeJSON
+import KeyframeModel
+import KeyframePNG
+import KeyframeRaster
+import KeyframeRender
+
+/// The image assets of one Lottie file: each sprite cut from its atlas (rotated regions turned upright), optionally
+/// with a constant colour transform baked in, encoded as PNG and deduplicated by content.
+///
+/// Asset ids are derived from the PNG bytes (`img_<16 hex digits>`), so the same picture gets the same id and file
+/// name in every clip and every run, and clips exported into one folder share their `images/` files.
+struct LottieImageTable {
+    /// One picture ready to place: its asset id and its size in pixels.
+    struct Entry: Equatable {
+        var id: String
+        var width: Int
+        var height: Int
+    }
+
+    private let document: Document
+    private let library: AtlasLibrary
+    private let sprites: [String: Sprite]
+    private var entries: [String: Entry] = [:]  // sprite + colour key → entry
+    private var byID: [String: (entry: Entry, png: [UInt8])] = [:]
+    private(set) var order: [String] = []
+    private var encoder = PNGEncoder(options: .compact)
+
+    init(document: Document, library: AtlasLibrary) {
+        self.document = document
+        self.library = library
+        var sprites: [String: Sprite] = [:]
+        for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
+        self.sprites = sprites
+    }
+
+    /// The asset for sprite `id` with `color` baked in (`nil`: the picture as it is).
+    ///
+    /// - Throws: ``ExportError`` when the sprite is not in the atlas or its region lies outside the atlas image.
+    mutating func entry(sprite id: String, color: ColorTransform?, node: String) throws(ExportError) -> Entry {
+        let key = color.map { "\(id)\u{1}\(LottieImageTable.key(of: $0))" } ?? id
+        if let known = entries[key] { return known }
+        guard let sprite = sprites[id], let resolved = library.sprite(id) else {
+            throw ExportError(message: "sprite \"\(id)\" shown by \(node) is not in the atlas")
+        }
+        var picture = try upright(sprite, resolved)
+        if let color { LottieImageTable.bake(color, into: &picture) }
+        let png: [UInt8]
+        do { png = try encoder.encode(picture) } catch {
+            throw ExportError(message: "could not encode sprite \"\(id)\" as PNG: \(error.message)")
+        }
+        let assetID = "img_" + LottieImageTable.hexHash(png)
+        let entry = Entry(id: assetID, width: picture.width, height: picture.height)
+        if byID[assetID] == nil {
+            byID[assetID] = (entry, png)
+            order.append(assetID)
+        }
+        entries[key] = entry
+        return entry
+    }
+
+    private var maskShapes: [String: (shape: LottieMaskShape, width: Int, height: Int)] = [:]
+
+    /// The coverage of sprite `id`'s picture as rectangles (for layer masks), with the picture's size in pixels.
+    mutating func maskShape(sprite id: String, node: String) throws(ExportError)
+        -> (shape: LottieMaskShape, width: Int, height: Int)
+    {
+        if let known = maskShapes[id] { return known }
+        guard let sprite = sprites[id], let resolved = library.sprite(id) else {
+            throw ExportError(message: "sprite \"\(id)\" of the mask over \(node) is not in the atlas")
+        }
+        let picture = try upright(sprite, resolved)
+        let result = (LottieMaskShape(picture: picture), picture.width, picture.height)
+        maskShapes[id] = result
+        return result
+    }
+
+    /// The upright picture of a sprite in atlas pixels.
+    private func upright(_ sprite: Sprite, _ resolved: AtlasLibrary.ResolvedSprite) throws(ExportError) -> Bitmap {
+        let atlas = library.images[resolved.image]
+        let region = resolved.region
+        guard region.width > 0, region.height > 0, region.x >= 0, region.y >= 0,
+            region.x + region.width <= atlas.width, region.y + region.height <= atlas.height
+        else {
+            throw ExportError(message: "sprite \"\(sprite.id)\" (\(sprite.name)) lies outside its atlas image "
+                + "\"\(sprite.image)\" (\(atlas.width)×\(atlas.height))")
+        }
+        let width = sprite.rotated ? region.height : region.width
+        let height = sprite.rotated ? region.width : region.height
+        var out = Bitmap(width: width, height: height)
+        atlas.pixels.withUnsafeBufferPointer { src in
+            out.pixels.withUnsafeMutableBufferPointer { dst in
+                for v in 0..<height {
+                    for u in 0..<width {
+                        // Rotated: upright (u, v) is atlas (x + w − 1 − v, y + u), w the stored region's width.
+                        let x = sprite.rotated ? region.x + region.width - 1 - v : region.x + u
+                        let y = sprite.rotated ? region.y + u : region.y + v
+                        let s = (y * atlas.width + x) * 4, d = (v * width + u) * 4
+                        dst[d] = src[s]; dst[d + 1] = src[s + 1]; dst[d + 2] = src[s + 2]; dst[d + 3] = src[s + 3]
+                    }
+                }
+            }
+        }
+        return out
+    }
+
+    /// Applies a colour transform to premultiplied pixels as the renderer does: on straight colour, clamped.
+    static func bake(_ color: ColorTransform, into bitmap: inout Bitmap) {
+        let m = [color.redMultiplier, color.greenMultiplier, color.blueMultiplier, color.alphaMultiplier]
+        let o = [color.redOffset, color.greenOffset, color.blueOffset, color.alphaOffset]
+        bitmap.pixels.withUnsafeMutableBufferPointer { p in
+            var i = 0
+            while i < p.count {
+                let a = Double(p[i + 3])
+                if a == 0 && o[3] <= 0 { i += 4; continue }
+                var straight = [0.0, 0.0, 0.0, a]
+                for k in 0..<3 { straight[k] = a > 0 ? Double(p[i + k]) * 255 / a : 0 }
+                for k in 0..<4 { straight[k] = min(max(straight[k] * m[k] + o[k], 0), 255) }
+                let na = straight[3]
+                for k in 0..<3 { p[i + k] = UInt8((straight[k] * na / 255).rounded()) }
+                p[i + 3] = UInt8(na.rounded())
+                i += 4
+            }
+        }
+    }
+
+    /// The colour part that decides a baked copy, quantized so float noise does not make new images.
+    static func key(of color: ColorTransform) -> String {
+        let values = [color.redMultiplier, color.greenMultiplier, color.blueMultiplier, color.alphaMultiplier,
+                      color.redOffset, color.greenOffset, color.blueOffset, color.alphaOffset]
+        return values.map { String(Int(($0 * 10_000).rounded())) }.joined(separator: ",")
+    }
+
+    /// FNV-1a, 64 bits, as 16 hex digits: a stable name for a picture's bytes.
+    static func hexHash(_ bytes: [UInt8]) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in bytes {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01B3
+        }
+        let text = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - text.count) + text
+    }
+
+    /// The `assets` entries and, for `folder`, the PNG files to write beside the JSON.
+    func assets(mode: LottieExportSettings.Images) -> (json: [JSONValue], files: [ExportedFile]) {
+        var json: [JSONValue] = []
+        var files: [ExportedFile] = []
+        for id in order {
+            guard let (entry, png) = byID[id] else { continue }
+            var asset: [String: JSONValue] = [
+                "id": .string(id), "w": .number(Double(entry.width)), "h": .number(Double(entry.height)),
+            ]
+            switch mode {
+            case .embed:
+                asset["u"] = ""
+                asset["p"] = .string("data:image/png;base64," + Data(png).base64EncodedString())
+                asset["e"] = 1
+            case .folder:
+                asset["u"] = "images/"
+                asset["p"] = .string("\(id).png")
+                asset["e"] = 0
+                files.append(ExportedFile(relativePath: "images/\(id).png", bytes: png))
+            }
+            json.append(.object(asset))
+        }
+        return (json, files)
+    }
+}

@@ -1,0 +1,33 @@
+/// What one clip's Lottie export keeps exactly, approximates or drops, for the export summary and `--lottie-report`.
+public struct LottieReport: Sendable, Equatable {
+    /// Image layers written.
+    public var layers = 0
+    /// Image assets (pictures after deduplication and baked tints).
+    public var images = 0
+    /// Layers whose skewed transform was rebuilt as a parent null and a rotated child.
+    public var skewRewrites = 0
+    /// Layers showing a picture with its colour transform baked in.
+    public var bakedTints = 0
+    /// Layers clipped by a track matte (`full`).
+    public var mattes = 0
+    /// Layers clipped by layer mask paths (`portable`).
+    public var masks = 0
+    /// Nodes drawn approximately (blend mode, nested masks, draw order), by path.
+    public var approximated: Set<String> = []
+    /// Nodes left out (meshes), by path.
+    public var dropped: Set<String> = []
+
+    public init() {}
+
+    /// One line: `exact: …; approximated: …; dropped: …`.
+    public var summary: String {
+        var text = "\(layers) image layers, \(images) images"
+        if skewRewrites > 0 { text += ", \(skewRewrites) skew rewrites" }
+        if bakedTints > 0 { text += ", \(bakedTints) baked tints" }
+        if mattes > 0 { text += ", \(mattes) track mattes" }
+        if masks > 0 { text += ", \(masks) masked layers" }
+        text += "; approximated: \(approximated.isEmpty ? "none" : approximated.sorted().joined(separator: ", "))"
+        text += "; dropped: \(dropped.isEmpty ? "none" : dropped.sorted().joined(separator: ", "))"
+        return text
+    }
+}

@@ -1,0 +1,62 @@
+import Foundation
+import KeyframeTestSupport
+import XCTest
+
+/// `keyframe export --to lottie`: files written where asked, errors for bad input, nothing half-written.
+final class LottieCLITests: XCTestCase {
+    func run(_ arguments: [String]) throws -> CLIRun { try CLIRunner.run(arguments) }
+
+    private var walker: String { TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path }
+
+    func testExportsEveryClipIntoAFolderWithImageFiles() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let result = try run(["export", walker, "--to", "lottie", "-o", folder.path + "/", "--images", "folder",
+                              "--profile", "full"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(names, ["images", "walk.json", "wave.json"])
+        let images = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path)
+        XCTAssertFalse(images.isEmpty)
+        XCTAssertTrue(images.allSatisfy { $0.hasPrefix("img_") && $0.hasSuffix(".png") }, "\(images)")
+    }
+
+    func testUnknownClipFailsWithoutWriting() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("out.json").path
+        let result = try run(["export", walker, "--to", "lottie", "-o", output, "--clip", "run"])
+        XCTAssertEqual(result.status, 1)
+        XCTAssertTrue(result.stderr.contains("keyframe: error:") && result.stderr.contains("no clip named \"run\""),
+                      result.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: output))
+    }
+
+    func testUnwritableOutputFailsAndLeavesNothingBehind() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        // A regular file where the output folder should be: no folder can be made under it (even as root).
+        let blocker = folder.appendingPathComponent("blocker")
+        try Data("keep".utf8).write(to: blocker)
+        let result = try run(["export", walker, "--to", "lottie", "-o", blocker.path + "/out/", "--clip", "walk",
+                              "--images", "folder"])
+        XCTAssertEqual(result.status, 1, result.stdout)
+        XCTAssertTrue(result.stderr.hasPrefix("keyframe: error:"), result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["blocker"])
+        XCTAssertEqual(try Data(contentsOf: blocker), Data("keep".utf8))
+
+        // An existing folder named as the single output file is not replaced.
+        let existing = folder.appendingPathComponent("walk.json")
+        try FileManager.default.createDirectory(at: existing, withIntermediateDirectories: false)
+        let second = try run(["export", walker, "--to", "lottie", "-o", existing.path, "--clip", "walk"])
+        XCTAssertEqual(second.status, 1, second.stdout)
+        var isFolder: ObjCBool = false
+        XCTAssertTrue(FileManager.default.fileExists(atPath: existing.path, isDirectory: &isFolder) && isFolder.boolValue)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: existing.path), [])
+    }
+
+    func testBadProfileIsAUsageError() throws {
+        let result = try run(["export", walker, "--to", "lottie", "-o", "/tmp/x.json", "--profile", "web"])
+        XCTAssertEqual(result.status, 2)
+    }
+}

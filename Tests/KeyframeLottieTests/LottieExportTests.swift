@@ -1,0 +1,201 @@
+import Foundation
+import KeyframeEngine
+import KeyframeExport
+import KeyframeImport
+import KeyframeJSON
+import KeyframeModel
+import KeyframeRaster
+import KeyframeRender
+import KeyframeTestSupport
+import XCTest
+
+/// The Lottie export against the model: an independent reading of the exported files (`LottieTestSampler`) matches
+/// the pose at every frame within the documented tolerances; the files satisfy the Lottie specification's schema;
+/// bytes are deterministic; bad input is refused clearly.
+final class LottieExportTests: XCTestCase {
+    static let samples = ["animate-walker", "animate-bouncer-long", "bta-spinner", "flump-hopbot", "dragonbones-waver"]
+
+    private func load(_ sample: String) throws -> (Document, AtlasLibrary) {
+        let url = TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent(sample)
+        let document = try Importer.importDocument(at: url)
+        return (document, try AtlasLibrary(document: document, folder: try Importer.detect(url).folder))
+    }
+
+    /// Every frame of every clip of every sample: each drawn picture (meshes excepted: the export drops them with a
+    /// diagnostic) is an image layer showing at that frame, in the pose's back-to-front order, whose four corners
+    /// lie within 0.01 px of the pose's and whose opacity is within 0.1/255.
+    func testExportedTransformsMatchThePoseAtEveryFrame() throws {
+        for profile in LottieExportSettings.Profile.allCases {
+            for sample in Self.samples {
+                let (document, library) = try load(sample)
+                var options = ExportOptions()
+                options.lottie.profile = profile
+                let result = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                                   options: options).result
+                let sampler = PoseSampler(document: document)
+                let scene = RenderScene(document: document, library: library)
+                var worst = 0.0
+                for (clip, exported) in zip(document.clips, result.clips) {
+                    let lottie = try LottieTestSampler(json: exported.main.bytes)
+                    let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
+                                                    fps: document.frameRate.framesPerSecond, selection: .all)
+                    let framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+                    XCTAssertEqual(lottie.frameCount, plans.count)
+                    let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
+                                        d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
+                    for (index, plan) in plans.enumerated() {
+                        let context = "\(sample)/\(clip.name) [\(profile)] frame \(index)"
+                        let items = sampler.sample(clip: clip, time: plan.layers[0].time).items.filter { $0.mesh == nil }
+                        let layers = lottie.visibleImages(at: Double(index))
+                        guard layers.count == items.count else {
+                            XCTFail("\(context): \(layers.count) image layers show, the pose draws \(items.count)")
+                            continue
+                        }
+                        for (item, layer) in zip(items, layers) {
+                            XCTAssertTrue(layer.name == item.path || layer.name.hasPrefix(item.path + "#"),
+                                          "\(context): layer \(layer.name) where the pose draws \(item.path)")
+                            guard let sprite = library.sprite(item.sprite), let refID = layer.refID,
+                                let picture = lottie.images[refID]
+                            else { XCTFail("\(context): \(layer.name) has no picture"); continue }
+                            let world = try lottie.worldMatrix(layer, at: Double(index))
+                            let expected = view.concatenating(item.transform)
+                            let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
+                            for (u, v) in corners {
+                                let a = world.apply(Vector2(x: u * picture.width, y: v * picture.height))
+                                let b = expected.apply(Vector2(x: u * sprite.size.width, y: v * sprite.size.height))
+                                let error = hypot(a.x - b.x, a.y - b.y)
+                                worst = max(worst, error)
+                                XCTAssertLessThanOrEqual(error, LottieTolerance.corner,
+                                                         "\(context): \(layer.name) corner (\(u), \(v))")
+                            }
+                            if item.color.alphaOffset == 0, (0...1).contains(item.color.alphaMultiplier) {
+                                XCTAssertEqual(try lottie.opacity(layer, at: Double(index)), item.color.alphaMultiplier,
+                                               accuracy: 0.1 / 255 + 1e-9, "\(context): \(layer.name) opacity")
+                            }
+                        }
+                    }
+                }
+                print("LottieExportTests: \(sample) [\(profile)] worst corner error \(worst) px")
+            }
+        }
+    }
+
+    /// Every export of every sample, both profiles and both image modes, validates against the Lottie
+    /// specification's JSON Schema (Scripts/validate-lottie.py, draft 2020-12), and a broken file does not.
+    func testExportsValidateAgainstTheLottieSchema() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-schema")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var paths: [String] = []
+        for sample in Self.samples {
+            let (document, library) = try load(sample)
+            for profile in LottieExportSettings.Profile.allCases {
+                // Folder mode for every sample and profile; embedded pictures (long data URLs, slow for the
+                // validator) once.
+                for images in LottieExportSettings.Images.allCases
+                where images == .folder || (profile == .portable && sample == "animate-walker") {
+                    var options = ExportOptions()
+                    options.lottie = LottieExportSettings(profile: profile, images: images)
+                    let result = try LottieExporter().exportWithReports(document, library: library,
+                                                                       clips: document.clips, options: options).result
+                    for clip in result.clips {
+                        let url = folder.appendingPathComponent("\(sample)-\(profile)-\(images)-\(clip.main.relativePath)")
+                        try Data(clip.main.bytes).write(to: url)
+                        paths.append(url.path)
+                    }
+                }
+            }
+        }
+        // A control: the walker without its required frame rate must be refused.
+        var broken = try JSONParser.parse(try Data(contentsOf: URL(fileURLWithPath: paths[0])).map { $0 })
+        if case .object(var members) = broken { members["fr"] = nil; broken = .object(members) }
+        let brokenURL = folder.appendingPathComponent("broken.json")
+        try Data(JSONWriter.write(broken)).write(to: brokenURL)
+
+        let (status, output) = try runValidator(paths)
+        XCTAssertEqual(status, 0, output)
+        XCTAssertEqual(output.components(separatedBy: ": valid").count - 1, paths.count, output)
+        let (brokenStatus, brokenOutput) = try runValidator([brokenURL.path])
+        XCTAssertEqual(brokenStatus, 1, brokenOutput)
+        XCTAssertTrue(brokenOutput.contains("'fr' is a required property"), brokenOutput)
+    }
+
+    private func runValidator(_ paths: [String]) throws -> (Int32, String) {
+        let schema = TestPaths.shared.appendingPathComponent("reference/lottie-spec/lottie.schema.json")
+        guard FileManager.default.fileExists(atPath: schema.path) else {
+            throw XCTSkip("\(schema.path) is missing; Lottie schema validation skipped")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", "Scripts/validate-lottie.py", "--schema", schema.path] + paths
+        process.currentDirectoryURL = TestPaths.packageRoot
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        if process.terminationStatus == 3 { throw XCTSkip("python3 has no jsonschema; Lottie schema validation skipped") }
+        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    /// The same input gives the same bytes (JSON and images), and images are shared by content.
+    func testExportIsDeterministicAndDeduplicatesImages() throws {
+        let (document, library) = try load("animate-walker")
+        var options = ExportOptions()
+        options.lottie.images = .folder
+        let first = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                          options: options).result
+        let second = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                           options: options).result
+        XCTAssertEqual(first, second)
+        for clip in first.clips {
+            let names = clip.companions.map(\.relativePath)
+            XCTAssertEqual(Set(names).count, names.count, "\(clip.clip): an image written twice")
+            XCTAssertEqual(Set(clip.companions.map(\.bytes)).count, names.count, "\(clip.clip): identical pictures not merged")
+            let text = String(decoding: clip.main.bytes, as: UTF8.self)
+            for name in names {
+                XCTAssertTrue(text.contains("\"\((name as NSString).lastPathComponent)\""), "\(name) not referenced")
+            }
+            XCTAssertFalse(text.contains("data:image"), "folder mode embeds no image")
+        }
+        // The rotated arm sprite comes out upright: 12 × 40 (stored 40 × 12 in the atlas).
+        let walk = try LottieTestSampler(json: first.clips[0].main.bytes)
+        XCTAssertTrue(walk.images.values.contains { $0.width == 12 && $0.height == 40 }, "\(walk.images)")
+    }
+
+    func testMissingClipIsAnError() throws {
+        let (document, _) = try load("bta-spinner")
+        let url = TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner")
+        XCTAssertThrowsError(try LottieExporter().export(document, assetsFolder: url,
+                                                         options: ExportOptions(clips: ["nope"]))) { error in
+            let text = "\(error)"
+            XCTAssertTrue(text.contains("no clip named \"nope\"") && text.contains("\"spinner\""), text)
+        }
+    }
+
+    func testSpriteMissingFromTheAtlasIsAnError() throws {
+        var (document, _) = try load("bta-spinner")
+        // The sprite's atlas image is not given: the library cannot resolve it.
+        let library = AtlasLibrary(document: document, bitmaps: [:])
+        document.diagnostics = []
+        XCTAssertThrowsError(try LottieExporter().exportWithReports(document, library: library,
+                                                                   clips: document.clips, options: ExportOptions()))
+        { error in
+            XCTAssertTrue("\(error)".contains("is not in the atlas"), "\(error)")
+        }
+    }
+
+    func testStrictFailsOnAnyExportWarning() throws {
+        let (document, library) = try load("dragonbones-waver")
+        var options = ExportOptions(strict: true)
+        options.lottie.profile = .portable
+        XCTAssertThrowsError(try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                                   options: options)) { error in
+            XCTAssertTrue("\(error)".contains("lottie-mesh-dropped"), "\(error)")
+        }
+        let relaxed = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                            options: ExportOptions())
+        XCTAssertTrue(relaxed.result.diagnostics.contains { $0.code == "lottie-mesh-dropped" && $0.path?.contains("flag") == true })
+        XCTAssertTrue(relaxed.reports.values.contains { !$0.dropped.isEmpty })
+    }
+}
