@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "KeyframeFiles", targets: ["KeyframeFiles"]),
         .library(name: "KeyframeRender", targets: ["KeyframeRender"]),
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
+        .library(name: "KeyframeBatch", targets: ["KeyframeBatch"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -33,11 +34,14 @@ let package = Package(
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
         .target(name: "KeyframeExport", dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeRender"]),
+        .target(name: "KeyframeBatch",
+                dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeRender", "KeyframeExport",
+                               "KeyframeFiles"]),
         .executableTarget(
             name: "keyframe",
             dependencies: [
                 "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
-                "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles",
+                "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -67,6 +71,9 @@ let package = Package(
                                    "KeyframePNG", "KeyframeTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "KeyframeCLITests", dependencies: ["keyframe", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeBatchTests",
+                    dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
+                                   "KeyframeTestSupport", "keyframe"]),
     ],
     swiftLanguageModes: [.v6]
 )

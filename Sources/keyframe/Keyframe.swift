@@ -12,7 +12,7 @@ struct Keyframe: ParsableCommand {
             2 usage error (unknown subcommand or option, bad value).
             """,
         version: "0.1.0",
-        subcommands: [Convert.self, Inspect.self, Play.self, Render.self, Export.self, Bench.self])
+        subcommands: [Convert.self, Inspect.self, Play.self, Render.self, Export.self, Batch.self, Bench.self])
 
     /// Runs the command, mapping ArgumentParser's usage-error code (64) to the documented 2.
     static func main() {
