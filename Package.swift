@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "KeyframeRender", targets: ["KeyframeRender"]),
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
         .library(name: "KeyframeBatch", targets: ["KeyframeBatch"]),
+        .plugin(name: "KeyframeAssets", targets: ["KeyframeAssets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,6 +45,9 @@ let package = Package(
                 "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // SwiftPM build-tool plugin: converts exports in a target's folder into bundled resources.
+        .plugin(name: "KeyframeAssets", capability: .buildTool(), dependencies: ["keyframe"]),
 
         // MARK: - Implementation details
         // libpng behind one door: only KeyframePNG imports it. The shim owns setjmp/longjmp.
