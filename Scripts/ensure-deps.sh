@@ -11,6 +11,10 @@ fi
 if [ "$(uname -s)" = Linux ] && ! { ldconfig -p 2>/dev/null | grep -q 'libxml2\.so\.2'; }; then
   missing+=(libxml2)
 fi
+# The Bazel rule test (KeyframeBatchTests.BazelRuleTests) drives Debian's Bazel 4 offline.
+if [ "$(uname -s)" = Linux ] && ! command -v bazel >/dev/null 2>&1; then
+  missing+=(bazel-bootstrap)
+fi
 [ ${#missing[@]} -eq 0 ] && exit 0
 echo "keyframe: installing ${missing[*]} ..." >&2
 if ! command -v apt-get >/dev/null 2>&1; then
