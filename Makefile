@@ -35,6 +35,7 @@ bench: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench convert
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench engine
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench render
+	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench batch
 
 clean:
 	rm -rf .build $(OUT)

@@ -21,6 +21,8 @@ let package = Package(
         .library(name: "KeyframePreview", targets: ["KeyframePreview"]),
         // Apple platforms only (an empty module elsewhere): loads Core Animation export files into CALayers.
         .library(name: "KeyframeCoreAnimation", targets: ["KeyframeCoreAnimation"]),
+        .library(name: "KeyframeBatch", targets: ["KeyframeBatch"]),
+        .plugin(name: "KeyframeAssets", targets: ["KeyframeAssets"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -42,13 +44,20 @@ let package = Package(
         .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine"]),
         // Compiled only where QuartzCore exists; CI (Linux) builds it as an empty module. No dependencies.
         .target(name: "KeyframeCoreAnimation"),
+        .target(name: "KeyframeBatch",
+                dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeRender", "KeyframeExport",
+                               "KeyframeFiles"]),
         .executableTarget(
             name: "keyframe",
             dependencies: [
                 "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
                 "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeVerify", "KeyframePreview",
+                "KeyframeBatch",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // SwiftPM build-tool plugin: converts exports in a target's folder into bundled resources.
+        .plugin(name: "KeyframeAssets", capability: .buildTool(), dependencies: ["keyframe"]),
 
         // MARK: - Implementation details
         // libpng behind one door: only KeyframePNG imports it. The shim owns setjmp/longjmp.
@@ -93,6 +102,9 @@ let package = Package(
         .testTarget(name: "KeyframeLottieTests",
                     dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
                                    "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeBatchTests",
+                    dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
+                                   "KeyframeTestSupport", "keyframe"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -35,6 +35,8 @@ test_packages=(
   # The Lottie tests play exports with rlottie and validate them against the Lottie schema with jsonschema.
   "librlottie-dev pc:rlottie"
   "python3-jsonschema py:jsonschema"
+  # The Bazel rule's test builds an example workspace offline with Debian's Bazel.
+  "bazel-bootstrap cmd:bazel"
 )
 
 case "$mode" in

@@ -19,17 +19,26 @@ final class ProgressBar: @unchecked Sendable {
 
     /// Redraws the bar: `walk 12/24 [##########··········] 36/96 frames, 0:04 left`.
     func update(_ progress: RenderSession.Progress) {
+        draw(prefix: "\(progress.name) \(progress.clipDone)/\(progress.clipTotal)", done: progress.done,
+             total: progress.total, unit: "frames")
+    }
+
+    /// Redraws the bar for a count of other things: `batch [######······] 12/97 exports, 0:31 left`.
+    func update(label: String, done: Int, total: Int, unit: String) {
+        draw(prefix: label, done: done, total: total, unit: unit)
+    }
+
+    private func draw(prefix: String, done: Int, total: Int, unit: String) {
         lock.lock()
         defer { lock.unlock() }
         let now = DispatchTime.now().uptimeNanoseconds
-        // At most ~20 redraws a second, but always the last frame.
-        guard progress.done == progress.total || now - lastDraw > 50_000_000 else { return }
+        // At most ~20 redraws a second, but always the last one.
+        guard done == total || now - lastDraw > 50_000_000 else { return }
         lastDraw = now
-        let filled = progress.total > 0 ? width * progress.done / progress.total : width
+        let filled = total > 0 ? width * min(done, total) / total : width
         let bar = String(repeating: "#", count: filled) + String(repeating: "·", count: width - filled)
-        let line = "\r\(progress.name) \(progress.clipDone)/\(progress.clipTotal) [\(bar)] "
-            + "\(progress.done)/\(progress.total) frames"
-            + ProgressBar.timing(done: progress.done, total: progress.total, elapsed: Double(now - start) / 1e9)
+        let line = "\r\(prefix) [\(bar)] \(done)/\(total) \(unit)"
+            + ProgressBar.timing(done: done, total: total, elapsed: Double(now - start) / 1e9)
             + "\u{1B}[K"
         if Output.write(Array(line.utf8), to: STDERR_FILENO) != nil { failed = true }
         drawn = true

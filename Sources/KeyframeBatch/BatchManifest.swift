@@ -1,0 +1,103 @@
+import Foundation
+import KeyframeFiles
+import KeyframeJSON
+
+/// What OUT holds: per export, the content hash of every input file, the options and tool version it was converted
+/// with, its outputs and its warnings. Stored as `OUT/.keyframe-manifest.json` (sorted keys, no timings, so its bytes
+/// depend only on what was converted).
+public struct BatchManifest: Sendable, Equatable {
+    /// The manifest's file name inside OUT.
+    public static let fileName = ".keyframe-manifest.json"
+    /// The `format` member that identifies a manifest.
+    public static let formatName = "keyframe-batch-manifest"
+    /// The manifest version this build writes and reads.
+    public static let version = 1
+
+    /// One converted export.
+    public struct Entry: Sendable, Equatable {
+        /// Input file (relative to the export's input folder) → SHA-256 of its bytes.
+        public var inputs: [String: String]
+        /// ``BatchOptions/fingerprint`` at conversion time.
+        public var options: String
+        /// The tool version that converted it.
+        public var tool: String
+        /// Its outputs, relative to OUT, sorted.
+        public var outputs: [String]
+        /// Its warning diagnostics, as text (kept so an up-to-date export still reports them).
+        public var warnings: [String]
+
+        public init(inputs: [String: String], options: String, tool: String, outputs: [String], warnings: [String]) {
+            self.inputs = inputs
+            self.options = options
+            self.tool = tool
+            self.outputs = outputs
+            self.warnings = warnings
+        }
+    }
+
+    /// Entries by export id.
+    public var entries: [String: Entry] = [:]
+
+    public init(entries: [String: Entry] = [:]) { self.entries = entries }
+
+    /// Reads the manifest of OUT. A missing file is an empty manifest; a corrupt one, or one from a newer version,
+    /// is an empty manifest plus a notice saying why (everything is then converted again).
+    public static func load(folder: String) -> (manifest: BatchManifest, notice: String?) {
+        let path = folder + "/" + fileName
+        guard FileManager.default.fileExists(atPath: path) else { return (BatchManifest(), nil) }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            return (BatchManifest(), "the manifest \(path) cannot be read; converting everything again")
+        }
+        let root: JSONValue
+        do { root = try JSONParser.parse([UInt8](data)) } catch {
+            return (BatchManifest(), "the manifest \(path) is corrupt (\(error.line):\(error.column): \(error.message)); "
+                    + "rebuilding it and converting everything again")
+        }
+        guard root["format"]?.stringValue == formatName, let version = root["version"]?.doubleValue else {
+            return (BatchManifest(), "\(path) is not a keyframe batch manifest; rebuilding it and converting everything again")
+        }
+        if version > Double(BatchManifest.version) {
+            return (BatchManifest(), "the manifest \(path) was written by a newer keyframe (manifest version "
+                    + "\(JSONWriter.format(version)), this one reads \(BatchManifest.version)); "
+                    + "rebuilding it and converting everything again")
+        }
+        var manifest = BatchManifest()
+        for (id, value) in root["exports"]?.objectValue ?? [:] {
+            guard let inputs = value["inputs"]?.objectValue, let options = value["options"]?.stringValue,
+                let tool = value["tool"]?.stringValue, let outputs = value["outputs"]?.arrayValue
+            else {
+                return (BatchManifest(), "the manifest \(path) is corrupt (export \"\(id)\" is incomplete); "
+                        + "rebuilding it and converting everything again")
+            }
+            manifest.entries[id] = Entry(
+                inputs: inputs.compactMapValues(\.stringValue), options: options, tool: tool,
+                outputs: outputs.compactMap(\.stringValue),
+                warnings: (value["warnings"]?.arrayValue ?? []).compactMap(\.stringValue))
+        }
+        return (manifest, nil)
+    }
+
+    /// The manifest as JSON.
+    public var json: JSONValue {
+        var exports: [String: JSONValue] = [:]
+        for (id, entry) in entries {
+            exports[id] = .object([
+                "inputs": .object(entry.inputs.mapValues { .string($0) }),
+                "options": .string(entry.options),
+                "tool": .string(entry.tool),
+                "outputs": .array(entry.outputs.map { .string($0) }),
+                "warnings": .array(entry.warnings.map { .string($0) }),
+            ])
+        }
+        return .object([
+            "format": .string(BatchManifest.formatName),
+            "version": .number(Double(BatchManifest.version)),
+            "exports": .object(exports),
+        ])
+    }
+
+    /// Writes the manifest into OUT atomically.
+    public func save(folder: String) throws(FileWriteError) {
+        try AtomicFile.write(JSONWriter.write(json), to: folder + "/" + BatchManifest.fileName)
+    }
+}

@@ -1,0 +1,66 @@
+import KeyframeExport
+
+/// What a batch writes for each export: the normalized JSON or a player format.
+public enum BatchTarget: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// Keyframe's normalized JSON: `<name>.json`.
+    case normalized
+    /// A player format from an exporter: `<name>.<suffix>` for one clip, a `<name>.<kind>/` folder for several.
+    case exporter(ExportFormat)
+
+    /// Parses `normalized`, `lottie` or `core-animation`.
+    public init?(argument: String) {
+        if argument == "normalized" { self = .normalized; return }
+        guard let format = ExportFormat(rawValue: argument) else { return nil }
+        self = .exporter(format)
+    }
+
+    /// Every target a batch knows, whether or not this build has its exporter.
+    public static var all: [BatchTarget] { [.normalized] + ExportFormat.allCases.map { .exporter($0) } }
+
+    public var description: String {
+        switch self {
+        case .normalized: return "normalized"
+        case .exporter(let format): return format.rawValue
+        }
+    }
+
+    public static func < (a: BatchTarget, b: BatchTarget) -> Bool { a.description < b.description }
+}
+
+/// How a batch runs: what it writes and how it treats failures.
+public struct BatchOptions: Sendable {
+    /// The outputs per export, in any order (duplicates are ignored).
+    public var targets: [BatchTarget] = [.normalized]
+    /// Also render a contact sheet per export to `<relative path>/preview/<name>.png`.
+    public var previews = false
+    /// Treat warning diagnostics as failures.
+    public var strict = false
+    /// Stop starting exports after the first failure (the ones under way finish).
+    public var failFast = false
+    /// Remove the outputs of exports recorded in the manifest that no longer exist.
+    public var prune = false
+    /// Convert every export even when the manifest says it is up to date.
+    public var force = false
+    /// Exports converted at the same time.
+    public var jobs = 1
+    /// For exports with several resolutions: the scale factor to use.
+    public var scaleFactor: Double?
+    /// The version of the tool, recorded in the manifest: a different version reconverts everything.
+    public var toolVersion: String
+
+    public init(toolVersion: String) {
+        self.toolVersion = toolVersion
+    }
+
+    /// The targets without duplicates, in a fixed order.
+    public var orderedTargets: [BatchTarget] { Array(Set(targets)).sorted() }
+
+    /// Everything in the options that changes the bytes of an output, as one string the manifest compares.
+    public var fingerprint: String {
+        var parts = ["to=" + orderedTargets.map(\.description).joined(separator: ",")]
+        parts.append("previews=\(previews)")
+        parts.append("strict=\(strict)")
+        parts.append("scale=" + (scaleFactor.map { "\($0)" } ?? "default"))
+        return parts.joined(separator: ";")
+    }
+}

@@ -1,0 +1,379 @@
+import Dispatch
+import Foundation
+import KeyframeExport
+import KeyframeFiles
+import KeyframeImport
+import KeyframeModel
+import KeyframeRender
+
+/// Converts a list of exports into OUT: in parallel, only what changed, atomically, and keeping going past failures.
+///
+/// ```swift
+/// let exports = try BatchDiscovery.discover(roots: [assets], excluding: out)
+/// var options = BatchOptions(toolVersion: "0.1.0")
+/// options.jobs = 4
+/// let report = try BatchRunner(exports: exports, output: out, options: options).run()
+/// ```
+///
+/// Order of work: check output names for collisions and that OUT is writable (before anything is converted), take
+/// OUT's lock, remove temporary files a killed run left, read the manifest, then convert — largest exports first,
+/// each worker taking the next one when it is done. Each export's outputs are built in memory, written through
+/// ``AtomicFile``, and only then is the export recorded in the manifest (itself written atomically), so a run killed
+/// at any moment leaves complete files and a manifest that records only exports whose outputs are all in place.
+public struct BatchRunner: Sendable {
+    /// The exports, in any order.
+    public var exports: [BatchExport]
+    /// The output folder.
+    public var output: URL
+    public var options: BatchOptions
+    /// The exporters of the player formats in ``BatchOptions/targets`` (normally from ``Exporters``).
+    public var exporters: [ExportFormat: any DocumentExporter]
+
+    public init(exports: [BatchExport], output: URL, options: BatchOptions,
+                exporters: [ExportFormat: any DocumentExporter]? = nil) {
+        self.exports = exports
+        self.output = output
+        self.options = options
+        if let exporters {
+            self.exporters = exporters
+        } else {
+            var found: [ExportFormat: any DocumentExporter] = [:]
+            for format in ExportFormat.allCases { found[format] = Exporters.exporter(for: format) }
+            self.exporters = found
+        }
+    }
+
+    /// Runs the batch. `progress` is called after each export with (exports done, total, export id).
+    ///
+    /// - Throws: ``BatchError`` when the batch cannot start (a missing exporter, colliding outputs, an unusable or
+    ///   locked OUT). Failures of single exports are in the report.
+    public func run(progress: (@Sendable (_ done: Int, _ total: Int, _ id: String) -> Void)? = nil)
+        throws(BatchError) -> BatchReport
+    {
+        for target in options.orderedTargets {
+            if case .exporter(let format) = target, exporters[format] == nil {
+                throw BatchError(.usage, "--to \(format.rawValue) is not available in this build (available: "
+                                 + (["normalized"] + exporters.keys.map(\.rawValue).sorted()).joined(separator: ", ") + ")")
+            }
+        }
+        var seen: [String: Int] = [:]
+        for export in exports { seen[export.id, default: 0] += 1 }
+        if let duplicate = seen.filter({ $0.value > 1 }).keys.sorted().first {
+            throw BatchError(.input, "the export \(duplicate) is named twice")
+        }
+        let collisions = OutputNaming.collisions(exports.sorted { $0.id < $1.id }, options: options)
+        if !collisions.isEmpty {
+            throw BatchError(.input, "output names collide, nothing was converted:\n  " + collisions.joined(separator: "\n  "))
+        }
+        let folder = try prepareOutputFolder()
+        let lock = try BatchLock(folder: folder)
+        defer { lock.release() }
+        try probeWritable(folder)
+
+        var notices: [String] = []
+        let strays = removeTemporaryFiles(in: folder)
+        if strays > 0 {
+            notices.append("removed \(strays) temporary file\(strays == 1 ? "" : "s") left by an interrupted run")
+        }
+        let loaded = BatchManifest.load(folder: folder)
+        if let notice = loaded.notice { notices.append(notice) }
+        let state = RunState(manifest: loaded.manifest, folder: folder)
+
+        // Largest first, so one big export does not start last and hold up the end.
+        let order = exports.indices.sorted {
+            exports[$0].size != exports[$1].size ? exports[$0].size > exports[$1].size : exports[$0].id < exports[$1].id
+        }
+        let results = ResultSlots(count: exports.count)
+        let jobs = max(1, min(options.jobs, exports.count))
+        DispatchQueue.concurrentPerform(iterations: jobs) { _ in
+            while let position = state.next(limit: order.count) {
+                let export = exports[order[position]]
+                let result: BatchExportResult
+                if options.failFast && state.stopped {
+                    result = BatchExportResult(id: export.id, status: .cancelled, inputs: export.inputFiles)
+                } else {
+                    result = convert(export, state: state)
+                    if result.status == .failed { state.stop() }
+                }
+                results.set(order[position], result)
+                progress?(state.finishOne(), exports.count, export.id)
+            }
+        }
+
+        var pruned: [String] = []
+        if options.prune {
+            let current = Set(exports.map(\.id))
+            let gone = state.manifestEntries().filter { !current.contains($0.key) }
+            for (id, entry) in gone.sorted(by: { $0.key < $1.key }) {
+                for path in entry.outputs where removeOutput(path, folder: folder) { pruned.append(path) }
+                state.remove(id)
+            }
+            pruned.sort()
+        }
+        do { try state.saveManifest() } catch {
+            notices.append("the manifest could not be written (\(error)); the next run converts everything again")
+        }
+        let sorted = results.all().sorted { $0.id < $1.id }
+        return BatchReport(results: sorted, pruned: pruned, notices: notices, tool: options.toolVersion)
+    }
+
+    // MARK: - One export
+
+    private func convert(_ export: BatchExport, state: RunState) -> BatchExportResult {
+        let start = DispatchTime.now().uptimeNanoseconds
+        func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
+        func failure(_ message: String) -> BatchExportResult {
+            BatchExportResult(id: export.id, status: .failed, inputs: export.inputFiles, duration: elapsed(),
+                              error: "\(export.id): \(message)")
+        }
+
+        // Hash the inputs as they are now.
+        var hashes: [String: String] = [:]
+        for file in export.inputFiles {
+            guard let data = FileManager.default.contents(atPath: export.inputFolder.appendingPathComponent(file).path) else {
+                return failure("\(file): cannot be read")
+            }
+            hashes[file] = ContentHash.sha256([UInt8](data))
+        }
+        let previous = state.entry(export.id)
+        if !options.force, let previous, previous.inputs == hashes, previous.options == options.fingerprint,
+            previous.tool == options.toolVersion,
+            previous.outputs.allSatisfy({ FileManager.default.fileExists(atPath: state.folder + "/" + $0) })
+        {
+            return BatchExportResult(id: export.id, status: .upToDate, inputs: export.inputFiles,
+                                     outputs: previous.outputs, warnings: previous.warnings)
+        }
+
+        // Convert.
+        let document: Document
+        do {
+            document = try Importer.importDocument(at: export.source,
+                                                   options: ImportOptions(scaleFactor: options.scaleFactor))
+        } catch {
+            return failure("\(error)")
+        }
+        var warnings = document.diagnostics.filter { $0.severity == .warning }.map(\.description)
+        var files: [(path: String, bytes: [UInt8])] = []
+        for target in options.orderedTargets {
+            switch target {
+            case .normalized:
+                files.append((OutputNaming.file(for: .normalized, of: export), document.jsonBytes()))
+            case .exporter(let format):
+                guard let exporter = exporters[format] else { continue }
+                let result: ExportResult
+                do {
+                    result = try exporter.export(document, assetsFolder: export.inputFolder,
+                                                 options: ExportOptions(strict: options.strict))
+                } catch {
+                    return failure("\(format.rawValue) export: \(error)")
+                }
+                warnings += result.diagnostics.filter { $0.severity == .warning }
+                    .map { "\(format.rawValue): \($0.description)" }
+                switch placeExported(result, format: format, export: export) {
+                case .success(let placed): files += placed
+                case .failure(let message): return failure(message)
+                }
+            }
+        }
+        if options.strict && !warnings.isEmpty {
+            return BatchExportResult(
+                id: export.id, status: .failed, inputs: export.inputFiles, duration: elapsed(), warnings: warnings,
+                error: "\(export.id): --strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): "
+                    + warnings.joined(separator: "; "))
+        }
+
+        // Write: every output atomically, then the preview, then drop outputs this export no longer has.
+        for file in files {
+            do { try AtomicFile.write(file.bytes, to: state.folder + "/" + file.path) } catch {
+                return failure("\(error)")
+            }
+        }
+        var outputs = files.map(\.path)
+        if options.previews {
+            let path = OutputNaming.preview(of: export)
+            do {
+                let scene = try RenderScene(document: document, assetsFolder: export.inputFolder)
+                var session = RenderSession(scene: scene)
+                // A glance, not a render: up to 12 frames per clip at 4 fps, small cells.
+                session.fit = .content
+                session.fps = 4
+                // With one clip, a range past its end is an error; with several, each renders what it has.
+                let last = document.clips.count == 1
+                    ? min(11, FramePlan.frameCount(of: document.clips[0], documentRate: document.frameRate, fps: 4) - 1)
+                    : 11
+                session.selection = .range(0...last)
+                session.thumbnailSide = 96
+                session.contactSheet = URL(fileURLWithPath: state.folder + "/" + path)
+                _ = try session.run()
+            } catch {
+                return failure("preview: \(error)")
+            }
+            outputs.append(path)
+        }
+        outputs.sort()
+        for stale in previous?.outputs ?? [] where !outputs.contains(stale) {
+            _ = removeOutput(stale, folder: state.folder)
+        }
+        state.record(export.id, BatchManifest.Entry(inputs: hashes, options: options.fingerprint,
+                                                     tool: options.toolVersion, outputs: outputs, warnings: warnings))
+        return BatchExportResult(id: export.id, status: .converted, inputs: export.inputFiles, outputs: outputs,
+                                 duration: elapsed(), warnings: warnings)
+    }
+
+    private enum Placement {
+        case success([(path: String, bytes: [UInt8])])
+        case failure(String)
+    }
+
+    /// Names an exporter's files under OUT (see ``OutputNaming``).
+    private func placeExported(_ result: ExportResult, format: ExportFormat, export: BatchExport) -> Placement {
+        if result.clips.count == 1, result.clips[0].companions.isEmpty {
+            return .success([(OutputNaming.file(for: .exporter(format), of: export), result.clips[0].main.bytes)])
+        }
+        let folder = OutputNaming.folder(for: format, of: export)
+        var placed: [(path: String, bytes: [UInt8])] = []
+        var taken: Set<String> = []
+        for clip in result.clips {
+            let base = parentPath(clip.main.relativePath)
+            for (file, relative) in [(clip.main, clip.main.relativePath)]
+                + clip.companions.map({ ($0, base.isEmpty ? $0.relativePath : base + "/" + $0.relativePath) })
+            {
+                guard let clean = cleanRelativePath(relative) else {
+                    return .failure("\(format.rawValue) export: clip \"\(clip.clip)\": the file name \"\(file.relativePath)\" "
+                                    + "leaves its folder")
+                }
+                guard taken.insert(clean.lowercased()).inserted else {
+                    return .failure("\(format.rawValue) export: two files are named \(clean)")
+                }
+                placed.append((folder + "/" + clean, file.bytes))
+            }
+        }
+        return .success(placed)
+    }
+
+    // MARK: - OUT
+
+    private func prepareOutputFolder() throws(BatchError) -> String {
+        let path = output.standardizedFileURL.path
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw BatchError(.input, "the output folder \(path) is not a folder")
+            }
+        } else {
+            do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
+                throw BatchError(.input, "cannot create the output folder \(path): \(reason(error))")
+            }
+        }
+        return path
+    }
+
+    /// Writes and removes a probe file, so an unwritable OUT is an error before any work.
+    private func probeWritable(_ folder: String) throws(BatchError) {
+        let probe = folder + "/.keyframe-batch-probe"
+        do { try AtomicFile.write([], to: probe) } catch {
+            throw BatchError(.input, "cannot write to the output folder \(folder): \(error.reason)")
+        }
+        unlink(probe)
+    }
+
+    /// Removes `.<name>.<random>.tmp` files (``AtomicFile``'s temporaries) under `folder`: only a killed run leaves
+    /// them, and the lock says no other batch is writing.
+    private func removeTemporaryFiles(in folder: String) -> Int {
+        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return 0 }
+        var removed = 0
+        while let item = enumerator.nextObject() as? String {
+            let name = (item as NSString).lastPathComponent
+            guard name.hasPrefix("."), name.hasSuffix(".tmp"), name.split(separator: ".").count >= 3 else { continue }
+            if unlink(folder + "/" + item) == 0 { removed += 1 }
+        }
+        return removed
+    }
+
+    /// Removes one recorded output when it is a regular file inside OUT, and folders it leaves empty.
+    private func removeOutput(_ relative: String, folder: String) -> Bool {
+        guard let clean = cleanRelativePath(relative) else { return false }
+        let path = folder + "/" + clean
+        var info = stat()
+        guard lstat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, unlink(path) == 0 else { return false }
+        var parent = parentPath(clean)
+        while !parent.isEmpty, rmdir(folder + "/" + parent) == 0 { parent = parentPath(parent) }
+        return true
+    }
+
+    private func reason(_ error: Error) -> String {
+        (error as NSError).localizedFailureReason ?? error.localizedDescription
+    }
+}
+
+/// `path` without `.` segments, or `nil` when it is absolute or climbs out with `..`.
+func cleanRelativePath(_ path: String) -> String? {
+    guard !path.hasPrefix("/") else { return nil }
+    let parts = path.split(separator: "/").filter { $0 != "." }
+    guard !parts.isEmpty, !parts.contains("..") else { return nil }
+    return parts.joined(separator: "/")
+}
+
+func parentPath(_ path: String) -> String {
+    guard let slash = path.lastIndex(of: "/") else { return "" }
+    return String(path[..<slash])
+}
+
+/// The shared, locked state of a run: the next export to take, the manifest, the fail-fast flag.
+private final class RunState: @unchecked Sendable {
+    private let lock = NSLock()
+    private var position = 0
+    private var done = 0
+    private var failed = false
+    private var manifest: BatchManifest
+    let folder: String
+
+    init(manifest: BatchManifest, folder: String) {
+        self.manifest = manifest
+        self.folder = folder
+    }
+
+    func next(limit: Int) -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard position < limit else { return nil }
+        position += 1
+        return position - 1
+    }
+
+    func finishOne() -> Int {
+        lock.lock(); defer { lock.unlock() }
+        done += 1
+        return done
+    }
+
+    var stopped: Bool { lock.lock(); defer { lock.unlock() }; return failed }
+    func stop() { lock.lock(); failed = true; lock.unlock() }
+
+    func entry(_ id: String) -> BatchManifest.Entry? { lock.lock(); defer { lock.unlock() }; return manifest.entries[id] }
+    func manifestEntries() -> [String: BatchManifest.Entry] { lock.lock(); defer { lock.unlock() }; return manifest.entries }
+
+    func remove(_ id: String) { lock.lock(); manifest.entries[id] = nil; lock.unlock() }
+
+    /// Records a finished export and writes the manifest at once (under the lock, so writes never interleave).
+    func record(_ id: String, _ entry: BatchManifest.Entry) {
+        lock.lock(); defer { lock.unlock() }
+        manifest.entries[id] = entry
+        try? manifest.save(folder: folder)
+    }
+
+    func saveManifest() throws(FileWriteError) {
+        lock.lock(); defer { lock.unlock() }
+        try manifest.save(folder: folder)
+    }
+}
+
+/// Results gathered by export index, whatever order the workers finish in.
+private final class ResultSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var slots: [BatchExportResult?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ index: Int, _ result: BatchExportResult) { lock.lock(); slots[index] = result; lock.unlock() }
+    func all() -> [BatchExportResult] { lock.lock(); defer { lock.unlock() }; return slots.compactMap { $0 } }
+}

@@ -1,0 +1,114 @@
+import ArgumentParser
+import Foundation
+import KeyframeBatch
+import KeyframeExport
+
+/// `keyframe batch`: converts every export of a tree into OUT, in parallel and incrementally (see KeyframeBatch).
+struct Batch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Convert every export under some folders into an output tree, in parallel, only what changed.",
+        discussion: """
+            Outputs mirror the input tree: OUT/<path>/<name>.json (normalized), <name>.lottie.json and \
+            <name>.ca.json (one clip; with several clips a <name>.lottie/ or <name>.ca/ folder with <clip>.json \
+            files), OUT/<path>/preview/<name>.png. A manifest in OUT (.keyframe-manifest.json) records each export's \
+            input hashes, options and tool version: unchanged exports are skipped. Failed exports are reported and \
+            the rest still converted; the exit code is then 1.
+            """)
+
+    @Argument(help: ArgumentHelp("Folders (or files) to search for exports.", valueName: "ROOT"))
+    var roots: [String] = []
+
+    @Option(name: .shortAndLong, help: ArgumentHelp("The output folder.", valueName: "OUT"))
+    var output: String
+
+    @Option(help: ArgumentHelp("What to write per export; repeat for several (default: normalized).",
+                               valueName: "normalized|lottie|core-animation"))
+    var to: [String] = []
+
+    @Option(help: ArgumentHelp("A file listing exports, one path per line, relative to the file's folder.",
+                               valueName: "FILE"))
+    var inputs: String?
+
+    @Flag(help: "Also render a contact sheet per export into OUT/<path>/preview/<name>.png.")
+    var renderPreviews = false
+
+    @Option(help: "Exports converted at the same time (default: all cores). Output is identical for any value.")
+    var jobs: Int?
+
+    @Flag(help: "Treat warning diagnostics as failures.")
+    var strict = false
+
+    @Flag(help: "Stop starting exports after the first failure.")
+    var failFast = false
+
+    @Flag(help: "Remove the outputs of exports that no longer exist.")
+    var prune = false
+
+    @Flag(help: "Convert every export, even those the manifest says are up to date.")
+    var force = false
+
+    @Option(help: ArgumentHelp("Write a JSON report here.", valueName: "FILE.json"))
+    var report: String?
+
+    @Option(help: ArgumentHelp("Write a JUnit XML report here (one test case per export).", valueName: "FILE.xml"))
+    var junit: String?
+
+    @Flag(help: "Leave durations out of the reports, so their bytes depend only on inputs and outputs.")
+    var noTimings = false
+
+    @OptionGroup var scaleFactor: ScaleFactorOption
+
+    func validate() throws {
+        if roots.isEmpty && inputs == nil { throw ValidationError("give at least one ROOT or --inputs FILE") }
+        for value in to where BatchTarget(argument: value) == nil {
+            throw ValidationError("--to \(value): expected normalized, lottie or core-animation")
+        }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+    }
+
+    func run() throws {
+        var options = BatchOptions(toolVersion: Keyframe.configuration.version)
+        options.targets = to.isEmpty ? [.normalized] : to.compactMap { BatchTarget(argument: $0) }
+        options.previews = renderPreviews
+        options.strict = strict
+        options.failFast = failFast
+        options.prune = prune
+        options.force = force
+        options.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
+        options.scaleFactor = scaleFactor.value
+        // An exporter this build lacks is a usage error, before anything is searched or written.
+        for target in options.orderedTargets {
+            if case .exporter(let format) = target, Exporters.exporter(for: format) == nil {
+                let available = (["normalized"] + Exporters.available.map(\.rawValue)).joined(separator: ", ")
+                throw ValidationError("--to \(format.rawValue) is not available in this build (available: \(available))")
+            }
+        }
+        let outputURL = URL(fileURLWithPath: output)
+        let batchReport: BatchReport
+        let bar = ProgressBar.forStandardError()
+        do throws(BatchError) {
+            var exports = try BatchDiscovery.discover(roots: roots.map { URL(fileURLWithPath: $0) }, excluding: outputURL)
+            if let inputs { exports += try BatchDiscovery.read(list: URL(fileURLWithPath: inputs)) }
+            batchReport = try BatchRunner(exports: exports, output: outputURL, options: options).run { done, total, _ in
+                bar?.update(label: "batch", done: done, total: total, unit: "exports")
+            }
+        } catch {
+            try? bar?.finish()
+            if error.kind == .usage { throw ValidationError(error.message) }
+            throw fail(error.message)
+        }
+        try bar?.finish()
+        for notice in batchReport.notices { try Output.err("keyframe: note: \(notice)\n") }
+        for result in batchReport.results {
+            if let error = result.error { try Output.err("keyframe: error: \(error)\n") }
+        }
+        do {
+            if let report { try writeAtomically(batchReport.jsonBytes(timings: !noTimings), to: report) }
+            if let junit { try writeAtomically(batchReport.junitBytes(timings: !noTimings), to: junit) }
+        } catch {
+            throw fail("\(error)")
+        }
+        try Output.out(batchReport.summary())
+        if batchReport.hasFailures { throw ExitCode(1) }
+    }
+}

@@ -1,0 +1,259 @@
+import Foundation
+import KeyframeBatch
+import KeyframeExport
+import KeyframeImport
+import KeyframeJSON
+import KeyframeTestSupport
+import XCTest
+
+/// The batch library on real sample exports: discovery, naming, determinism, incremental runs, pruning, manifests.
+final class BatchRunnerTests: XCTestCase {
+    private var work: URL!
+
+    override func setUpWithError() throws {
+        work = try TestPaths.temporaryFolder("keyframe-batch")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: work)
+    }
+
+    private func options(jobs: Int = 2, targets: [BatchTarget] = [.normalized]) -> BatchOptions {
+        var options = BatchOptions(toolVersion: "test")
+        options.jobs = jobs
+        options.targets = targets
+        return options
+    }
+
+    private func run(_ root: URL, _ out: URL, _ options: BatchOptions,
+                     exporters: [ExportFormat: any DocumentExporter] = [:]) throws -> BatchReport {
+        let exports = try BatchDiscovery.discover(roots: [root], excluding: out)
+        return try BatchRunner(exports: exports, output: out, options: options, exporters: exporters).run()
+    }
+
+    func testContentHashMatchesPublishedSHA256Vectors() {
+        // FIPS 180-2 appendix B examples.
+        XCTAssertEqual(ContentHash.sha256(Array("abc".utf8)),
+                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        XCTAssertEqual(ContentHash.sha256([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        XCTAssertEqual(ContentHash.sha256(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        XCTAssertEqual(ContentHash.sha256([UInt8](repeating: 0x61, count: 1_000_000)),
+                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    }
+
+    func testDiscoveryFindsEveryExportOnceAndMirrorsTheTree() throws {
+        let root = try BatchFixtures.tree(copies: 2, in: work.appendingPathComponent("in"))
+        // A loose normalized document beside the export folders, and a JSON file that is not an export.
+        let document = try Importer.importDocument(at: TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker"))
+        try Data(document.jsonBytes()).write(to: root.appendingPathComponent("set-00/walker-normalized.json"))
+        try Data("{\"settings\":true}".utf8).write(to: root.appendingPathComponent("set-00/settings.json"))
+        let exports = try BatchDiscovery.discover(roots: [root], excluding: work.appendingPathComponent("out"))
+        let ids = exports.map(\.id)
+        XCTAssertEqual(ids.count, 11, "\(ids)")
+        XCTAssert(ids.contains("set-01/bta-spinner"), "the LIBRARY split is one export, not its own: \(ids)")
+        XCTAssertFalse(ids.contains { $0.contains("LIBRARY") }, "\(ids)")
+        XCTAssert(ids.contains("set-00/walker-normalized.json"))
+        XCTAssertFalse(ids.contains("set-00/settings.json"))
+        let spinner = try XCTUnwrap(exports.first { $0.id == "set-00/bta-spinner" })
+        XCTAssertEqual(spinner.name, "bta-spinner")
+        XCTAssertEqual(spinner.outputFolder, "set-00")
+        XCTAssert(spinner.inputFiles.contains("LIBRARY/parts/hub.json"), "\(spinner.inputFiles)")
+    }
+
+    func testOutputsAreTheSingleConversionBytesAndIdenticalForAnyJobs() throws {
+        let root = try BatchFixtures.tree(copies: 2, in: work.appendingPathComponent("in"))
+        let one = try run(root, work.appendingPathComponent("out1"), options(jobs: 1))
+        let four = try run(root, work.appendingPathComponent("out4"), options(jobs: 4))
+        XCTAssertEqual(one.count(.converted), 10)
+        XCTAssertEqual(one.jsonBytes(timings: false), four.jsonBytes(timings: false))
+        let a = BatchFixtures.snapshot(work.appendingPathComponent("out1"))
+        BatchFixtures.assertSame(BatchFixtures.snapshot(work.appendingPathComponent("out4")), a, "jobs 1 vs 4")
+        // Each output is exactly what a single import writes.
+        for sample in BatchFixtures.samples {
+            let document = try Importer.importDocument(at: root.appendingPathComponent("set-01/\(sample)"))
+            XCTAssertEqual(a["set-01/\(sample).json"], document.jsonBytes(), sample)
+        }
+    }
+
+    func testSecondRunConvertsNothingAndAChangedInputConvertsOnlyItsExport() throws {
+        let root = try BatchFixtures.tree(copies: 2, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        XCTAssertEqual(try run(root, out, options()).count(.converted), 10)
+        let before = BatchFixtures.snapshot(out)
+        let second = try run(root, out, options())
+        XCTAssertEqual(second.count(.upToDate), 10)
+        XCTAssertEqual(second.count(.converted), 0)
+        BatchFixtures.assertSame(BatchFixtures.snapshot(out), before, "an unchanged rerun")
+
+        // Touching a file without changing it is not a change; changing its bytes is.
+        let walker = root.appendingPathComponent("set-01/animate-walker/Animation.json")
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: walker.path)
+        XCTAssertEqual(try run(root, out, options()).count(.converted), 0)
+        let text = try String(contentsOf: walker, encoding: .utf8)
+        try Data((text + "\n").utf8).write(to: walker)
+        let third = try run(root, out, options())
+        XCTAssertEqual(third.results.filter { $0.status == .converted }.map(\.id), ["set-01/animate-walker"])
+
+        // A deleted output is rebuilt; other options rebuild everything.
+        try FileManager.default.removeItem(at: out.appendingPathComponent("set-00/flump-hopbot.json"))
+        XCTAssertEqual(try run(root, out, options()).results.filter { $0.status == .converted }.map(\.id),
+                       ["set-00/flump-hopbot"])
+        var other = options()
+        other.scaleFactor = 2
+        XCTAssertEqual(try run(root, out, other).count(.converted), 10)
+        var newer = options()
+        newer.toolVersion = "test-2"
+        XCTAssertEqual(try run(root, out, newer).count(.converted), 10)
+    }
+
+    func testPruneRemovesOnlyTheOutputsOfVanishedExports() throws {
+        let root = try BatchFixtures.tree(copies: 2, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        _ = try run(root, out, options())
+        try FileManager.default.removeItem(at: root.appendingPathComponent("set-00/dragonbones-waver"))
+        try FileManager.default.removeItem(at: root.appendingPathComponent("set-01"))
+        // Without --prune the outputs stay (and stay recorded, so a later --prune still finds them).
+        let kept = try run(root, out, options())
+        XCTAssertEqual(kept.pruned, [])
+        XCTAssert(FileManager.default.fileExists(atPath: out.appendingPathComponent("set-01/animate-walker.json").path))
+        // A file of the user's in OUT is never touched.
+        try Data("mine".utf8).write(to: out.appendingPathComponent("set-01/notes.txt"))
+        var pruning = options()
+        pruning.prune = true
+        let report = try run(root, out, pruning)
+        XCTAssertEqual(report.pruned, ["set-00/dragonbones-waver.json"] + BatchFixtures.samples.map { "set-01/\($0).json" })
+        XCTAssertEqual(report.count(.upToDate), 4)
+        let left = BatchFixtures.snapshot(out).keys.sorted()
+        XCTAssertEqual(left, [".keyframe-manifest.json"] + ["animate-bouncer-long", "animate-walker", "bta-spinner",
+                                                             "flump-hopbot"].map { "set-00/\($0).json" } + ["set-01/notes.txt"])
+        let manifest = try JSONParser.parse([UInt8](Data(contentsOf: out.appendingPathComponent(".keyframe-manifest.json"))))
+        XCTAssertEqual(manifest["exports"]?.objectValue?.keys.sorted(),
+                       ["animate-bouncer-long", "animate-walker", "bta-spinner", "flump-hopbot"].map { "set-00/\($0)" })
+    }
+
+    func testCorruptOrNewerManifestIsRebuiltAndSaidSo() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        _ = try run(root, out, options())
+        let good = BatchFixtures.snapshot(out)
+        let manifest = out.appendingPathComponent(".keyframe-manifest.json")
+        let text = try String(contentsOf: manifest, encoding: .utf8)
+
+        try Data(text.prefix(text.count / 2).utf8).write(to: manifest)
+        let corrupt = try run(root, out, options())
+        XCTAssertEqual(corrupt.count(.converted), 5)
+        XCTAssert(corrupt.notices.contains { $0.contains("is corrupt") && $0.contains("rebuilding") }, "\(corrupt.notices)")
+        BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after rebuilding a corrupt manifest")
+
+        try Data(text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7").utf8).write(to: manifest)
+        let newer = try run(root, out, options())
+        XCTAssertEqual(newer.count(.converted), 5)
+        XCTAssert(newer.notices.contains { $0.contains("newer keyframe") && $0.contains("version 7") }, "\(newer.notices)")
+        BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after replacing a newer manifest")
+    }
+
+    func testCollidingOutputNamesFailBeforeAnyWork() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let document = try Importer.importDocument(at: root.appendingPathComponent("set-00/animate-walker"))
+        try Data(document.jsonBytes()).write(to: root.appendingPathComponent("set-00/Animate-Walker.json"))
+        let out = work.appendingPathComponent("out")
+        XCTAssertThrowsError(try run(root, out, options())) { error in
+            let message = "\(error)"
+            XCTAssert(message.contains("set-00/animate-walker and set-00/Animate-Walker.json would both write")
+                      || message.contains("set-00/Animate-Walker.json and set-00/animate-walker would both write"), message)
+        }
+        XCTAssertEqual(BatchFixtures.snapshot(out).count, 0, "nothing may be written")
+    }
+
+    func testOutputFolderThatCannotBeWrittenFailsBeforeAnyWork() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let file = work.appendingPathComponent("a-file")
+        try Data("x".utf8).write(to: file)
+        XCTAssertThrowsError(try run(root, file, options())) { XCTAssert("\($0)".contains("is not a folder"), "\($0)") }
+        XCTAssertThrowsError(try run(root, file.appendingPathComponent("out"), options())) {
+            XCTAssert("\($0)".contains("cannot create the output folder"), "\($0)")
+        }
+        if getuid() != 0 {
+            let locked = work.appendingPathComponent("locked")
+            try FileManager.default.createDirectory(at: locked, withIntermediateDirectories: true)
+            try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: locked.path)
+            defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: locked.path) }
+            XCTAssertThrowsError(try run(root, locked, options())) {
+                XCTAssert("\($0)".contains("cannot write to the output folder"), "\($0)")
+            }
+        }
+    }
+
+    func testExporterOutputsAreNamedByClipCountAndCompanions() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        let targets: [BatchTarget] = [.normalized, .exporter(.lottie), .exporter(.coreAnimation)]
+        let exporters: [ExportFormat: any DocumentExporter] = [
+            .lottie: TestExporter(format: .lottie), .coreAnimation: TestExporter(format: .coreAnimation, companions: true),
+        ]
+        let report = try run(root, out, options(targets: targets), exporters: exporters)
+        XCTAssertEqual(report.count(.converted), 5, "\(report.results.compactMap(\.error))")
+        let files = BatchFixtures.snapshot(out)
+        for sample in BatchFixtures.samples {
+            let document = try Importer.importDocument(at: root.appendingPathComponent("set-00/\(sample)"))
+            XCTAssertEqual(files["set-00/\(sample).json"], document.jsonBytes())
+            if document.clips.count == 1 {
+                let clip = document.clips[0].name
+                XCTAssertNotNil(files["set-00/\(sample).lottie.json"], sample)
+                XCTAssertNotNil(files["set-00/\(sample).ca/\(clip).json"], "companions need a folder: \(sample)")
+                XCTAssertEqual(files["set-00/\(sample).ca/images/\(clip).txt"], Array(clip.utf8))
+            } else {
+                for clip in document.clips {
+                    XCTAssertNotNil(files["set-00/\(sample).lottie/\(clip.name).json"], "\(sample) \(clip.name)")
+                }
+                XCTAssertNil(files["set-00/\(sample).lottie.json"])
+            }
+        }
+        // Warnings are counted per export; under --strict they fail it.
+        var strict = options(targets: [.exporter(.lottie)])
+        let warning: [ExportFormat: any DocumentExporter] = [.lottie: TestExporter(warning: "masks are approximated")]
+        let warned = try run(root, work.appendingPathComponent("warned"), strict, exporters: warning)
+        XCTAssertEqual(warned.warningCount, 5)
+        XCTAssert(warned.results.allSatisfy { $0.warnings == ["lottie: warning: masks are approximated [test.warning]"]
+            || $0.warnings.first?.contains("masks are approximated") == true }, "\(warned.results.map(\.warnings))")
+        strict.strict = true
+        let failed = try run(root, work.appendingPathComponent("strict"), strict, exporters: warning)
+        XCTAssertEqual(failed.count(.failed), 5)
+        XCTAssert(failed.results.allSatisfy { $0.error?.contains("masks are approximated") == true })
+        // A format this build has no exporter for is a usage error before anything happens.
+        XCTAssertThrowsError(try run(root, work.appendingPathComponent("none"), options(targets: [.exporter(.lottie)]),
+                                     exporters: [:])) { error in
+            XCTAssertEqual((error as? BatchError)?.kind, .usage)
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("none").path))
+    }
+
+    func testInputsListNamesExportsRelativeToItsFolder() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let list = root.appendingPathComponent("exports.txt")
+        try Data("# assets to ship\nset-00/animate-walker\n\nset-00/dragonbones-waver/waver_ske.json\nset-00/bta-spinner/LIBRARY\n".utf8)
+            .write(to: list)
+        let exports = try BatchDiscovery.read(list: list)
+        XCTAssertEqual(exports.map(\.id), ["set-00/animate-walker", "set-00/bta-spinner",
+                                          "set-00/dragonbones-waver/waver_ske.json"])
+        XCTAssertEqual(exports.map(\.name), ["animate-walker", "bta-spinner", "waver"])
+        try Data("set-00/animate-walker\nset-00/nothing-here\n".utf8).write(to: list)
+        XCTAssertThrowsError(try BatchDiscovery.read(list: list)) {
+            XCTAssert("\($0)".contains("exports.txt:2: set-00/nothing-here: no such file or folder"), "\($0)")
+        }
+    }
+
+    func testPreviewsAreContactSheetsBesideTheOutputs() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        var previews = options()
+        previews.previews = true
+        let report = try run(root, out, previews)
+        XCTAssertEqual(report.count(.converted), 5, "\(report.results.compactMap(\.error))")
+        for sample in BatchFixtures.samples {
+            let png = try Data(contentsOf: out.appendingPathComponent("set-00/preview/\(sample).png"))
+            XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], sample)
+        }
+    }
+}
