@@ -15,7 +15,7 @@ final class LottieCLITests: XCTestCase {
                               "--profile", "full"])
         XCTAssertEqual(result.status, 0, result.stderr)
         let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        XCTAssertEqual(names, ["images", "walk.json", "wave.json"])
+        XCTAssertEqual(names, ["images", "walk.json", "walker.json", "wave.json"])
         let images = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path)
         XCTAssertFalse(images.isEmpty)
         XCTAssertTrue(images.allSatisfy { $0.hasPrefix("img_") && $0.hasSuffix(".png") }, "\(images)")
