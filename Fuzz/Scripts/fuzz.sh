@@ -2,7 +2,7 @@
 # Keyframe's libFuzzer targets (Fuzz/Package.swift), built with ASan, run with time, memory and time-out bounds.
 #
 #   Fuzz/Scripts/fuzz.sh build [SURFACE…]        build the fuzzers (release, -sanitize=fuzzer,address)
-#   Fuzz/Scripts/fuzz.sh corpus [SURFACE…]       (re)make the seed corpora in Fuzz/.corpus/<surface>/
+#   Fuzz/Scripts/fuzz.sh corpus [SURFACE…]       add the seeds to the corpora in Fuzz/.corpus/<surface>/
 #   Fuzz/Scripts/fuzz.sh run SECONDS [SURFACE…]  run each fuzzer for SECONDS over its corpus; a summary per target
 #                                                 goes to Fuzz/artifacts/summary.tsv; exit 1 when any target failed
 #
@@ -57,7 +57,7 @@ corpus() {
     if "$SWIFT" build --product keyframe >/dev/null 2>&1; then keyframe="$("$SWIFT" build --show-bin-path)/keyframe"; fi
     for s in $(surfaces "$@"); do
         local dir=$CORPUS/$s
-        rm -rf "$dir"; mkdir -p "$dir"
+        mkdir -p "$dir"   # kept between runs: what the fuzzer added stays (delete Fuzz/.corpus to start afresh)
         case $s in
             json) collect Samples "$dir" -name '*.json'; collect "$SHARED" "$dir" -name '*.json' ;;
             animate) collect Samples "$dir" -name Animation.json; collect "$SHARED/animate_atlas" "$dir" -name Animation.json ;;

@@ -106,7 +106,7 @@ public enum Importer {
 
     /// Imports an export held in memory: `files` maps each file's path relative to the export folder (`Animation.json`,
     /// `LIBRARY/Symbol.json`, `skeleton_tex.json`, …) to its bytes; `main` names the main file, or `nil` to find it
-    /// as in a folder on disk. Errors name files as `/<name>/<file>`. The same readers and normalizers run as for
+    /// as in a folder on disk (a Flump library under another name than `library.json`/`library.xml` needs `main`). Errors name files as `/<name>/<file>`. The same readers and normalizers run as for
     /// ``importDocument(at:options:)``; atlas image sizes come from the PNG headers among `files`.
     public static func importDocument(files: [String: [UInt8]], main: String? = nil, name: String = "memory",
                                       options: ImportOptions = ImportOptions()) throws(ImportError) -> Document
