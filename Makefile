@@ -5,7 +5,7 @@ BUILD_FLAGS  ?= -c $(CONFIG)
 OUT          ?= out
 KEYFRAME      = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/keyframe
 
-.PHONY: all deps build samples test bench clean
+.PHONY: all deps build samples test bench clean fuzz fuzz-smoke test-sanitized
 
 all: build
 
@@ -37,5 +37,25 @@ bench: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench render
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench batch
 
+# libFuzzer targets (Fuzz/, a package of its own, built with ASan into Fuzz/.build): `make fuzz` builds them,
+# `make fuzz SECONDS=N` also runs each for N seconds (-timeout=10 -rss_limit_mb=2048; FUZZ_TARGETS="json png" for
+# some). See docs/robustness.md.
+SECONDS      ?=
+FUZZ_TARGETS ?=
+fuzz: deps
+	Fuzz/Scripts/fuzz.sh build $(FUZZ_TARGETS)
+	@if [ -n "$(SECONDS)" ]; then Fuzz/Scripts/fuzz.sh corpus $(FUZZ_TARGETS) && Fuzz/Scripts/fuzz.sh run $(SECONDS) $(FUZZ_TARGETS); fi
+
+# The test suite under AddressSanitizer, then under ThreadSanitizer (separate build folders; TSAN_FILTER narrows the
+# TSan run, e.g. TSAN_FILTER=KeyframeRenderTests). Leak detection is off: memory errors are what this checks (the
+# Swift runtime, XCTest and swift-argument-parser leave allocations at exit; see docs/robustness.md).
+TSAN_FILTER ?=
+test-sanitized:
+	@Scripts/ensure-deps.sh test
+	$(SWIFT) build --build-tests --scratch-path .build-asan --sanitize=address
+	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
+	$(SWIFT) build --build-tests --scratch-path .build-tsan --sanitize=thread
+	$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread $(if $(TSAN_FILTER),--filter $(TSAN_FILTER))
+
 clean:
-	rm -rf .build $(OUT)
+	rm -rf .build $(OUT) Fuzz/.build Fuzz/.corpus Fuzz/artifacts

@@ -23,6 +23,8 @@ let package = Package(
         .library(name: "KeyframeCoreAnimation", targets: ["KeyframeCoreAnimation"]),
         .library(name: "KeyframeBatch", targets: ["KeyframeBatch"]),
         .plugin(name: "KeyframeAssets", targets: ["KeyframeAssets"]),
+        // The fuzz surfaces, for the libFuzzer package in Fuzz/ (not part of the public API).
+        .library(name: "KeyframeFuzzHarness", targets: ["KeyframeFuzzHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -72,6 +74,16 @@ let package = Package(
         // MARK: - Tests
         .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster"],
                 path: "Tests/KeyframeTestSupport"),
+        // Every input surface as a function of bytes: called by the fuzzers (Fuzz/) and by KeyframeRobustnessTests,
+        // which replays the committed fuzz findings and injects faults at the file-system edges.
+        .target(name: "KeyframeFuzzHarness",
+                dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
+                               "KeyframePNG", "KeyframeRender"],
+                path: "Tests/KeyframeFuzzHarness"),
+        .testTarget(name: "KeyframeRobustnessTests",
+                    dependencies: ["KeyframeFuzzHarness", "KeyframeImport", "KeyframeFiles", "KeyframePNG", "KeyframeRaster",
+                                   "KeyframeModel", "KeyframeRender", "KeyframeJSON", "KeyframeTestSupport"],
+                    exclude: ["FuzzRegressions"]),
         .testTarget(name: "KeyframeModelTests",
                     dependencies: ["KeyframeModel", "KeyframeJSON", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeImportTests",

@@ -24,13 +24,19 @@ public struct FileReadError: Error, Sendable, Equatable, CustomStringConvertible
 /// Reads input files with errors in plain words (no Foundation error domains or codes).
 public enum InputFile {
     /// The whole content of the regular file at `path`, refusing files larger than `limit` bytes.
+    ///
+    /// A named pipe is read like a file (`<(command)`, `/dev/stdin`), but opening one never waits for a writer: a
+    /// pipe nobody writes to is an error, not a hang.
     public static func read(_ path: String, limit: Int = 1 << 30) throws(FileReadError) -> [UInt8] {
-        let fd = open(path, O_RDONLY)
+        let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw FileReadError(path: path, reason: "it is a folder, not a file") }
+        let isPipe = (info.st_mode & S_IFMT) == S_IFIFO
+        // Reads block again once open: a pipe with a writer is read to its end.
+        _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)
         if (info.st_mode & S_IFMT) == S_IFREG && Int(info.st_size) > limit {
             throw FileReadError(path: path, reason: "it is \(info.st_size) bytes, more than the \(limit >> 20) MiB limit")
         }
@@ -42,7 +48,12 @@ public enum InputFile {
                 if errno == EINTR { continue }
                 throw FileReadError(path: path, reason: String(cString: strerror(errno)))
             }
-            if count == 0 { break }
+            if count == 0 {
+                if isPipe && bytes.isEmpty {
+                    throw FileReadError(path: path, reason: "it is a named pipe and nothing was written to it")
+                }
+                break
+            }
             bytes += chunk[..<count]
             if bytes.count > limit {
                 throw FileReadError(path: path, reason: "it is more than the \(limit >> 20) MiB limit")

@@ -54,38 +54,76 @@ public enum Importer {
                 folder = folder.deletingLastPathComponent()
             }
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-            if names.contains("Animation.json") { return (.animateAtlas, folder, "Animation.json") }
-            if let name = names.first(where: { $0.hasSuffix("_ske.json") || $0 == "skeleton.json" }) {
-                return (.dragonBones, folder, name)
-            }
-            if let name = names.first(where: { $0 == "library.json" || $0 == "library.xml" }) {
-                return (.flump, folder, name)
-            }
-            if let name = flumpLibrary(in: folder, names: names) { return (.flump, folder, name) }
-            // DragonBones skeletons saved under another name (`man.json`, `Ubbie.json`): the JSON with `armature`.
-            if let name = DragonBonesImporter.skeletonFile(in: SourceFolder(url: folder), names: names) {
-                return (.dragonBones, folder, name)
-            }
-            throw ImportError(.unrecognizedInput(
-                path: url.path,
-                reason: "no Animation.json (Animate), *_ske.json (DragonBones) or library.json (Flump) in this folder"))
+            let name = try detectMain(in: SourceFolder(url: folder), names: names, path: url.path)
+            return (name.format, folder, name.file)
         }
         let folder = url.standardizedFileURL.deletingLastPathComponent()
-        let name = url.lastPathComponent
-        if name.hasSuffix(".xml") { return (.flump, folder, name) }
-        if name.hasSuffix(".dbbin") { return (.dragonBones, folder, name) }
-        if name.hasSuffix("_ske.json") || name == "skeleton.json" { return (.dragonBones, folder, name) }
-        if name == "library.json" { return (.flump, folder, name) }
-        if name == "Animation.json" { return (.animateAtlas, folder, name) }
-        // Any other JSON: look at its top-level keys.
-        let source = SourceFolder(url: folder)
-        let root = try source.readJSON(name)
-        if root.value["format"]?.stringValue == Document.formatName { return (.keyframe, folder, name) }
-        if root.has("AN") || root.has("ANIMATION") { return (.animateAtlas, folder, name) }
-        if root.has("armature") { return (.dragonBones, folder, name) }
-        if root.has("movies") && (root.has("textureGroups") || root.has("atlases")) { return (.flump, folder, name) }
+        let name = try detectFile(url.lastPathComponent, in: SourceFolder(url: folder), path: url.path)
+        return (name, folder, url.lastPathComponent)
+    }
+
+    /// The format and main file of a folder whose entries are `names` (sorted).
+    static func detectMain(in source: SourceFolder, names: [String], path: String) throws(ImportError)
+        -> (format: DetectedFormat, file: String)
+    {
+        if names.contains("Animation.json") { return (.animateAtlas, "Animation.json") }
+        if let name = names.first(where: { $0.hasSuffix("_ske.json") || $0 == "skeleton.json" }) {
+            return (.dragonBones, name)
+        }
+        if let name = names.first(where: { $0 == "library.json" || $0 == "library.xml" }) {
+            return (.flump, name)
+        }
+        if source.memory == nil, let name = flumpLibrary(in: source.url, names: names) { return (.flump, name) }
+        // DragonBones skeletons saved under another name (`man.json`, `Ubbie.json`): the JSON with `armature`.
+        if let name = DragonBonesImporter.skeletonFile(in: source, names: names) {
+            return (.dragonBones, name)
+        }
+        // A binary DragonBones skeleton (`*_ske.dbbin`, or any `.dbbin`) with its atlas.
+        if let name = names.first(where: { $0.hasSuffix("_ske.dbbin") }) ?? names.first(where: { $0.hasSuffix(".dbbin") }) {
+            return (.dragonBones, name)
+        }
         throw ImportError(.unrecognizedInput(
-            path: url.path, reason: "not an Animate, DragonBones, Flump or Keyframe JSON file"))
+            path: path,
+            reason: "no Animation.json (Animate), *_ske.json or *.dbbin (DragonBones) or library.json (Flump) in this folder"))
+    }
+
+    /// The format of the file `name` in `source`: by its name, else by its JSON's top-level keys.
+    static func detectFile(_ name: String, in source: SourceFolder, path: String) throws(ImportError) -> DetectedFormat {
+        if name.hasSuffix(".xml") { return .flump }
+        if name.hasSuffix(".dbbin") { return .dragonBones }
+        if name.hasSuffix("_ske.json") || name == "skeleton.json" { return .dragonBones }
+        if name == "library.json" { return .flump }
+        if name == "Animation.json" { return .animateAtlas }
+        // Any other JSON: look at its top-level keys.
+        let root = try source.readJSON(name)
+        if root.value["format"]?.stringValue == Document.formatName { return .keyframe }
+        if root.has("AN") || root.has("ANIMATION") { return .animateAtlas }
+        if root.has("armature") { return .dragonBones }
+        if root.has("movies") && (root.has("textureGroups") || root.has("atlases")) { return .flump }
+        throw ImportError(.unrecognizedInput(
+            path: path, reason: "not an Animate, DragonBones, Flump or Keyframe JSON file"))
+    }
+
+    /// Imports an export held in memory: `files` maps each file's path relative to the export folder (`Animation.json`,
+    /// `LIBRARY/Symbol.json`, `skeleton_tex.json`, …) to its bytes; `main` names the main file, or `nil` to find it
+    /// as in a folder on disk (a Flump library under another name than `library.json`/`library.xml` needs `main`). Errors name files as `/<name>/<file>`. The same readers and normalizers run as for
+    /// ``importDocument(at:options:)``; atlas image sizes come from the PNG headers among `files`.
+    public static func importDocument(files: [String: [UInt8]], main: String? = nil, name: String = "memory",
+                                      options: ImportOptions = ImportOptions()) throws(ImportError) -> Document
+    {
+        let source = SourceFolder(files: files, name: name)
+        let path = source.url.path
+        let format: DetectedFormat
+        let file: String
+        if let main {
+            guard files[main] != nil else {
+                throw ImportError(.missingFile(path: source.url(for: main).path, reason: "file not found"))
+            }
+            (format, file) = (try detectFile(main, in: source, path: source.url(for: main).path), main)
+        } else {
+            (format, file) = try detectMain(in: source, names: source.listFiles(), path: path)
+        }
+        return try importDocument(from: source, format: format, file: file, path: path, options: options)
     }
 
     /// Imports the export at `url` into a normalized document.
@@ -95,7 +133,14 @@ public enum Importer {
         -> Document
     {
         let (format, folderURL, file) = try detect(url)
-        let folder = SourceFolder(url: folderURL)
+        return try importDocument(from: SourceFolder(url: folderURL), format: format, file: file, path: url.path,
+                                  options: options)
+    }
+
+    /// Reads `file` of `folder` as `format`, then applies the clip, strict and validation options.
+    static func importDocument(from folder: SourceFolder, format: DetectedFormat, file: String, path: String,
+                               options: ImportOptions) throws(ImportError) -> Document
+    {
         var document: Document
         switch format {
         case .animateAtlas:
@@ -108,7 +153,7 @@ public enum Importer {
             } catch let error as ImportError {
                 throw error
             } catch {
-                throw ImportError(.unrecognizedInput(path: url.path, reason: "\(error)"))
+                throw ImportError(.unrecognizedInput(path: path, reason: "\(error)"))
             }
         case .dragonBones:
             document = try DragonBonesImporter.importDocument(folder: folder, file: file, options: options)
@@ -119,7 +164,7 @@ public enum Importer {
             guard document.clip(named: clip) != nil else {
                 let names = document.clips.map { "\"\($0.name)\"" }.joined(separator: ", ")
                 throw ImportError(.unrecognizedInput(
-                    path: url.path, reason: "no clip named \"\(clip)\" (clips: \(names.isEmpty ? "none" : names))"))
+                    path: path, reason: "no clip named \"\(clip)\" (clips: \(names.isEmpty ? "none" : names))"))
             }
             document.clips = document.clips.filter { $0.name == clip }
         }

@@ -11,17 +11,30 @@ final class SourceFolder {
 
     let url: URL
     private(set) var filesRead: Set<String> = []
+    /// The files of an export held in memory (``Importer/importDocument(files:main:options:)``), keyed by relative
+    /// path; `nil` for a folder on disk.
+    let memory: [String: [UInt8]]?
 
-    init(url: URL) { self.url = url }
+    init(url: URL) {
+        self.url = url
+        self.memory = nil
+    }
+
+    /// A folder whose files are `files` (relative path → bytes), named `name` in errors.
+    init(files: [String: [UInt8]], name: String) {
+        self.url = URL(fileURLWithPath: "/").appendingPathComponent(name)
+        self.memory = files
+    }
 
     /// The path of `relative` inside the folder.
     func url(for relative: String) -> URL { url.appendingPathComponent(relative) }
 
-    /// Whether `relative` exists as a regular file.
+    /// Whether `relative` exists as a regular file (after following symbolic links): folders, pipes, devices and
+    /// dangling or looping links are not files to read.
     func fileExists(_ relative: String) -> Bool {
-        var isDirectory: ObjCBool = false
-        return FileManager.default.fileExists(atPath: url(for: relative).path, isDirectory: &isDirectory)
-            && !isDirectory.boolValue
+        if let memory { return memory[relative] != nil }
+        var info = stat()
+        return stat(url(for: relative).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The bytes of `relative`.
@@ -29,6 +42,10 @@ final class SourceFolder {
         let fileURL = url(for: relative)
         guard fileExists(relative) else {
             throw ImportError(.missingFile(path: fileURL.path, reason: "file not found"))
+        }
+        if let bytes = memory?[relative] {
+            filesRead.insert(relative)
+            return bytes
         }
         let bytes: [UInt8]
         do { bytes = try InputFile.read(fileURL.path, limit: SourceFolder.maximumFileSize) } catch {
@@ -48,12 +65,16 @@ final class SourceFolder {
 
     /// The names of the entries directly in the folder, sorted.
     func listFiles() -> [String] {
+        if let memory { return memory.keys.filter { !$0.contains("/") }.sorted() }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
         return names.sorted()
     }
 
     /// Every JSON file under `subfolder`, recursively, as paths relative to the folder, sorted.
     func jsonFiles(under subfolder: String) -> [String] {
+        if let memory {
+            return memory.keys.filter { $0.hasPrefix(subfolder + "/") && $0.hasSuffix(".json") }.sorted()
+        }
         let base = url.appendingPathComponent(subfolder)
         guard let enumerator = FileManager.default.enumerator(atPath: base.path) else { return [] }
         var found: [String] = []
@@ -65,10 +86,17 @@ final class SourceFolder {
 
     /// The pixel size stored in a PNG's header, or `nil` when the file is missing or not a PNG. Reads 24 bytes.
     func pngSize(_ relative: String) -> Size? {
-        guard let handle = try? FileHandle(forReadingFrom: url(for: relative)) else { return nil }
-        defer { try? handle.close() }
-        guard let data = try? handle.read(upToCount: 24) else { return nil }
-        let bytes = [UInt8](data)
+        let bytes: [UInt8]
+        if let memory {
+            guard let file = memory[relative] else { return nil }
+            bytes = Array(file.prefix(24))
+        } else {
+            guard fileExists(relative) else { return nil }
+            guard let handle = try? FileHandle(forReadingFrom: url(for: relative)) else { return nil }
+            defer { try? handle.close() }
+            guard let data = try? handle.read(upToCount: 24) else { return nil }
+            bytes = [UInt8](data)
+        }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count >= 24, Array(bytes[0..<8]) == signature,
             bytes[12] == 0x49, bytes[13] == 0x48, bytes[14] == 0x44, bytes[15] == 0x52

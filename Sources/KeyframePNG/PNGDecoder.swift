@@ -1,4 +1,5 @@
 import CLibPNG
+import KeyframeFiles
 import KeyframeRaster
 
 #if canImport(Glibc)
@@ -90,25 +91,14 @@ public struct PNGDecoder: Sendable {
         return try result.get()
     }
 
+    /// Largest PNG file read: 1 GiB.
+    public static let maximumFileSize = 1 << 30
+
     /// Reads a whole file with POSIX calls (no Foundation dependency).
     static func readFile(_ path: String) throws(PNGError) -> [UInt8] {
-        func failure(_ what: String) -> PNGError {
-            PNGError(kind: .fileSystem, message: "\(what): \(String(cString: strerror(errno)))", path: path)
+        // Bounded (a PNG within the decoding limits is far smaller) and never waiting on a named pipe.
+        do { return try InputFile.read(path, limit: PNGDecoder.maximumFileSize) } catch {
+            throw PNGError(kind: .fileSystem, message: error.reason, path: path)
         }
-        let fd = open(path, O_RDONLY)
-        if fd < 0 { throw failure("cannot open") }
-        defer { close(fd) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw failure("read failed")
-            }
-            if n == 0 { break }
-            bytes.append(contentsOf: chunk[0..<n])
-        }
-        return bytes
     }
 }

@@ -8,9 +8,13 @@ enum SpanPainter {
     ) {
         let scale = Float(opacity)
         for i in 0..<count {
-            let px = source.next()
             let k = UInt32(coverage[i] * scale + 0.5)
-            if k == 0 { continue }
+            // Uncovered pixels are not read: their texels can lie outside the image (ASan found one past the end).
+            if k == 0 {
+                source.skip()
+                continue
+            }
+            let px = source.next()
             let s = k >= 256 ? px : PixelMath.scale(px, k)
             if s == 0 { continue }  // a transparent source changes nothing in any mode
             destination[i] = B.blend(s, destination[i])

@@ -4,6 +4,8 @@ protocol SpanSource {
     mutating func start(x: Int, y: Int)
     /// The pixel at the current position; then advances one pixel to the right.
     mutating func next() -> UInt32
+    /// Advances one pixel without reading it: a pixel with no coverage, whose texel may lie outside the atlas.
+    mutating func skip()
     /// Whether the next `count` pixels can come from ``nextInterior()`` (no clamping needed).
     func isInterior(count: Int) -> Bool
     /// Like ``next()``, valid only while ``isInterior(count:)`` said so.
@@ -24,6 +26,7 @@ protocol SpanSource {
 }
 
 extension SpanSource {
+    @inline(__always) mutating func skip() { _ = next() }
     @inline(__always) func isInterior(count: Int) -> Bool { false }
     @inline(__always) mutating func nextInterior() -> UInt32 { next() }
     @inline(__always) func interiorRange(count: Int) -> Range<Int> { 0..<0 }
@@ -196,6 +199,9 @@ struct CopySource: SpanSource {
         cursor += 1
         return v
     }
+
+    /// A zero-coverage pixel at a span's end lies past the region — at the atlas's last row, past its storage.
+    @inline(__always) mutating func skip() { cursor += 1 }
 }
 
 /// Applies a Flash colour transform to another source's pixels, on straight colour.
@@ -205,6 +211,7 @@ struct ColorTransformedSource<Inner: SpanSource>: SpanSource {
 
     @inline(__always) mutating func start(x: Int, y: Int) { inner.start(x: x, y: y) }
     @inline(__always) mutating func next() -> UInt32 { kernel.apply(inner.next()) }
+    @inline(__always) mutating func skip() { inner.skip() }
     @inline(__always) func isInterior(count: Int) -> Bool { inner.isInterior(count: count) }
     @inline(__always) mutating func nextInterior() -> UInt32 { kernel.apply(inner.nextInterior()) }
 

@@ -8,6 +8,9 @@ extension Importer {
     /// file (in name order) whose top level has `movies` and `textureGroups` or `atlases`.
     static func flumpLibrary(in folder: URL, names: [String]) -> String? {
         for name in names where name.lowercased().hasSuffix(".xml") {
+            // Only regular files: opening a named pipe would wait for a writer.
+            guard (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.type]
+                as? FileAttributeType == .typeRegular else { continue }
             guard let handle = try? FileHandle(forReadingFrom: folder.appendingPathComponent(name)) else { continue }
             defer { try? handle.close() }
             let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
