@@ -9,6 +9,8 @@
 #   OUT_DIR/<sample>/<clip>-NNNN.png   every frame of every clip (keyframe render)
 #   OUT_DIR/<sample>-sheet.png         all those frames on one labelled contact sheet
 #   OUT_DIR/<sample>.html              an interactive preview of every clip (keyframe preview)
+#   OUT_DIR/<sample>.lottie/<clip>.json   every clip as Lottie (keyframe export --to lottie)
+#   OUT_DIR/<sample>.ca/<clip>.json       every clip as a Core Animation layer tree (keyframe export --to core-animation)
 # then plays every Samples/scripts/*.json (see "Play" below) into OUT_DIR/<script>.play.txt.
 # Prints one line per sample; exits non-zero when any step of any sample fails (every sample is still attempted).
 set -u
@@ -76,11 +78,21 @@ for dir in "$samples"/*/; do
         detail="${detail:+$detail, }preview failed"
     fi
 
+    # Export: every clip for today's players (warnings, e.g. a mesh Lottie cannot show, go to the log).
+    for format in lottie core-animation; do
+        folder="$out/$name.$([ "$format" = lottie ] && echo lottie || echo ca)"
+        rm -rf "$folder"
+        if ! "$keyframe" export "$dir" --to "$format" -o "$folder/" >> "$log" 2>&1; then
+            status=FAIL
+            detail="${detail:+$detail, }export --to $format failed"
+        fi
+    done
+
     if [ "$status" = ok ]; then
         clips=$(grep -c '^  [^ ].*: frames ' "$out/$name.txt" || true)
         bytes=$(wc -c < "$out/$name.json" | tr -d ' ')
         frames=$(find "$out/$name" -name '*.png' | wc -l | tr -d ' ')
-        printf '%-4s %-24s %s.json (%s bytes), %s.txt (%s clip(s)), %s/ (%s frames), %s-sheet.png\n' \
+        printf '%-4s %-24s %s.json (%s bytes), %s.txt (%s clip(s)), %s/ (%s frames), %s-sheet.png, .html, .lottie/, .ca/\n' \
             ok "$name" "$name" "$bytes" "$name" "$clips" "$name" "$frames" "$name"
         rm -f "$log"
     else
