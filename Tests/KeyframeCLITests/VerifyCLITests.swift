@@ -25,7 +25,7 @@ final class VerifyCLITests: XCTestCase {
         let render = try CLIRunner.run(["render", spinner, "-o", golden.path, "--size", "80x80", "--png", "compact"])
         XCTAssertEqual(render.status, 0, render.stderr)
         // The same options reproduce the set: render's bytes, so every frame matches.
-        let same = try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--size", "80x80", "--jobs", "2"])
+        let same = try runInScratch(["verify", spinner, "--golden", golden.path, "--size", "80x80", "--jobs", "2"])
         XCTAssertEqual(same.status, 0, same.stderr)
         XCTAssertTrue(same.stdout.contains("ok: 24 of 24 frame(s) match"), same.stdout)
 
@@ -39,7 +39,7 @@ final class VerifyCLITests: XCTestCase {
         let artifacts = root.appendingPathComponent("artifacts")
         let report = root.appendingPathComponent("report.json")
         let html = root.appendingPathComponent("report.html")
-        let changed = try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--size", "80x80",
+        let changed = try runInScratch(["verify", spinner, "--golden", golden.path, "--size", "80x80",
                                          "--artifacts", artifacts.path, "--report", report.path, "--html", html.path])
         XCTAssertEqual(changed.status, 1, changed.stderr)
         XCTAssertEqual(try snapshot(golden), before, "verify without --record must not touch the goldens")
@@ -62,7 +62,7 @@ final class VerifyCLITests: XCTestCase {
         XCTAssertEqual(failing.first?["bounds"] as? [String: Int], ["x": 20, "y": 10, "width": 3, "height": 2])
         // The same verification with one worker writes the same report bytes.
         let report1 = root.appendingPathComponent("report1.json"), html1 = root.appendingPathComponent("report1.html")
-        XCTAssertEqual(try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--size", "80x80", "--jobs", "1",
+        XCTAssertEqual(try runInScratch(["verify", spinner, "--golden", golden.path, "--size", "80x80", "--jobs", "1",
                                           "--artifacts", artifacts.path, "--report", report1.path,
                                           "--html", html1.path]).status, 1)
         XCTAssertEqual(try Data(contentsOf: report1), try Data(contentsOf: report))
@@ -72,19 +72,19 @@ final class VerifyCLITests: XCTestCase {
         XCTAssertFalse(page.contains("src=\"http"))
 
         // A generous share lets the frame pass: 6 of 6400 pixels is under 0.1%.
-        let lenient = try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--size", "80x80",
+        let lenient = try runInScratch(["verify", spinner, "--golden", golden.path, "--size", "80x80",
                                          "--max-differing", "0.1%", "--artifacts", artifacts.path])
         XCTAssertEqual(lenient.status, 0, lenient.stderr)
 
         // --record rewrites only frame 5.
-        let recorded = try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--size", "80x80", "--record"])
+        let recorded = try runInScratch(["verify", spinner, "--golden", golden.path, "--size", "80x80", "--record"])
         XCTAssertEqual(recorded.status, 0, recorded.stderr)
         XCTAssertTrue(recorded.stdout.contains("updated spinner-0005.png"), recorded.stdout)
         XCTAssertTrue(recorded.stdout.contains("recorded 0 new, 1 updated, 0 removed, 23 unchanged"), recorded.stdout)
         let after = try snapshot(golden)
         XCTAssertEqual(after.filter { before[$0.key] != $0.value }.map(\.key), ["spinner-0005.png"])
         XCTAssertFalse(after.keys.contains { $0.hasPrefix(".") }, "temporary files left behind")
-        XCTAssertEqual(try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--size", "80x80"]).status, 0)
+        XCTAssertEqual(try runInScratch(["verify", spinner, "--golden", golden.path, "--size", "80x80"]).status, 0)
     }
 
     func testBadGoldenFramesGetPerFrameMessagesAndRecordRepairsThem() throws {
@@ -92,13 +92,13 @@ final class VerifyCLITests: XCTestCase {
         let golden = root.appendingPathComponent("golden")
         let artifacts = root.appendingPathComponent("artifacts").path
         // No golden folder: one clear error.
-        let none = try CLIRunner.run(["verify", spinner, "--golden", golden.path])
+        let none = try runInScratch(["verify", spinner, "--golden", golden.path])
         XCTAssertEqual(none.status, 1)
         XCTAssertTrue(none.stderr.contains("keyframe: error: \(golden.path): the golden folder does not exist"),
                       none.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: golden.path))
 
-        let first = try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--record"])
+        let first = try runInScratch(["verify", spinner, "--golden", golden.path, "--record"])
         XCTAssertEqual(first.status, 0, first.stderr)
         XCTAssertTrue(first.stdout.contains("recorded 24 new, 0 updated, 0 removed, 0 unchanged"), first.stdout)
 
@@ -109,7 +109,7 @@ final class VerifyCLITests: XCTestCase {
         try FileManager.default.removeItem(at: golden.appendingPathComponent("spinner-0006.png"))
         try FileManager.default.copyItem(at: golden.appendingPathComponent("spinner-0000.png"),
                                          to: golden.appendingPathComponent("spinner-0030.png"))
-        let bad = try CLIRunner.run(["verify", spinner, "--golden", golden.path,
+        let bad = try runInScratch(["verify", spinner, "--golden", golden.path,
                                      "--artifacts", artifacts])
         XCTAssertEqual(bad.status, 1)
         XCTAssertTrue(bad.stderr.contains("FAIL spinner-0003.png: golden frame spinner-0003.png is not a readable PNG"),
@@ -123,21 +123,29 @@ final class VerifyCLITests: XCTestCase {
 
         // A partial render checks only its frames: the stray frame 30 is not its business. (The spinner has a
         // stage, so its framing does not depend on which frames are rendered.)
-        let partial = try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--frames",
+        let partial = try runInScratch(["verify", spinner, "--golden", golden.path, "--frames",
                                          "7..9"])
         XCTAssertEqual(partial.status, 0, partial.stderr)
         XCTAssertTrue(partial.stdout.contains("3 of 3 frame(s) match"), partial.stdout)
 
-        let fixed = try CLIRunner.run(["verify", spinner, "--golden", golden.path, "--record"])
+        let fixed = try runInScratch(["verify", spinner, "--golden", golden.path, "--record"])
         XCTAssertEqual(fixed.status, 0, fixed.stderr)
         XCTAssertTrue(fixed.stdout.contains("recorded 1 new, 2 updated, 1 removed, 21 unchanged"), fixed.stdout)
-        XCTAssertEqual(try CLIRunner.run(["verify", spinner, "--golden", golden.path]).status, 0)
+        XCTAssertEqual(try runInScratch(["verify", spinner, "--golden", golden.path]).status, 0)
     }
 
     func testUsageErrors() throws {
-        let bad = try CLIRunner.run(["verify", walker, "--golden", "/tmp", "--max-differing", "150%"])
+        let bad = try runInScratch(["verify", walker, "--golden", "/tmp", "--max-differing", "150%"])
         XCTAssertEqual(bad.status, 2)
         XCTAssertTrue(bad.stderr.contains("--max-differing 150%"), bad.stderr)
-        XCTAssertEqual(try CLIRunner.run(["verify", walker, "--golden", "/tmp", "--tolerance", "300"]).status, 2)
+        XCTAssertEqual(try runInScratch(["verify", walker, "--golden", "/tmp", "--tolerance", "300"]).status, 2)
     }
+}
+
+/// Runs `keyframe` in a scratch folder, so that a verify run without `--artifacts` writes its default
+/// `keyframe-verify-artifacts/` there and never into the package.
+private func runInScratch(_ arguments: [String]) throws -> CLIRun {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyframe-verify-cwd")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    return try CLIRunner.run(arguments, directory: folder)
 }
