@@ -67,8 +67,10 @@ final class PluginFixtureTests: XCTestCase {
         }
         XCTAssertEqual(printed, expected)
 
-        // SwiftPM runs a fresh scratch folder's build commands once more on the build after the first (it records
-        // the tool's signature then), whatever the plugin declares; settle that before checking incrementality.
+        // In a fresh scratch folder the build after the first relinks the `keyframe` tool once more and so runs
+        // every build command again; from the third build on it is stable (seen on the batch branch alone too; the
+        // cause — SwiftPM's tool-build signatures or something in this package — is not pinned down yet). Settle
+        // that one rerun, then check incrementality.
         let settle = try swift(["build"])
         XCTAssertEqual(settle.status, 0, settle.output)
 
