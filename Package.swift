@@ -48,7 +48,7 @@ let package = Package(
         .target(name: "KeyframeCoreAnimation"),
         .target(name: "KeyframeBatch",
                 dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeRender", "KeyframeExport",
-                               "KeyframeFiles"]),
+                               "KeyframeFiles", "KeyframeVerify", "KeyframePNG", "KeyframeRaster"]),
         .executableTarget(
             name: "keyframe",
             dependencies: [
@@ -116,7 +116,7 @@ let package = Package(
                                    "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeBatchTests",
                     dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
-                                   "KeyframeTestSupport", "keyframe"]),
+                                   "KeyframeTestSupport", "keyframe", "KeyframePNG", "KeyframeRaster"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -45,6 +45,9 @@ public struct BatchOptions: Sendable {
     public var jobs = 1
     /// For exports with several resolutions: the scale factor to use.
     public var scaleFactor: Double?
+    /// Verify (or with `record`, record) every export's frames against a golden tree (`--verify`); `nil`: do not.
+    /// Not part of ``fingerprint``: verification does not change conversion outputs.
+    public var verify: BatchVerifyOptions?
     /// The version of the tool, recorded in the manifest: a different version reconverts everything.
     public var toolVersion: String
 

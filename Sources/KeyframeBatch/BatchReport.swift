@@ -1,5 +1,6 @@
 import Foundation
 import KeyframeJSON
+import KeyframeVerify
 
 /// What happened to one export in a batch.
 public struct BatchExportResult: Sendable, Equatable {
@@ -28,6 +29,8 @@ public struct BatchExportResult: Sendable, Equatable {
     public var warnings: [String]
     /// The located error of a failed export: `<id>: <file>:<line>:<column>: …` or a JSON path.
     public var error: String?
+    /// With `--verify`: how its frames compared with its goldens (`nil` when not verified, e.g. a failed export).
+    public var verification: BatchVerification?
 
     public init(id: String, status: Status, inputs: [String], outputs: [String] = [], duration: Double = 0,
                 warnings: [String] = [], error: String? = nil) {
@@ -51,6 +54,10 @@ public struct BatchReport: Sendable, Equatable {
     public var notices: [String]
     /// The tool version.
     public var tool: String
+    /// With `--verify`: the criteria frames were judged by (`nil`: no verification in this run).
+    public var verifyCriteria: VerifyCriteria?
+    /// With `--verify --record`: goldens were recorded rather than checked.
+    public var recording = false
 
     public init(results: [BatchExportResult], pruned: [String], notices: [String], tool: String) {
         self.results = results
@@ -63,7 +70,9 @@ public struct BatchReport: Sendable, Equatable {
     /// Warning diagnostics over all exports.
     public var warningCount: Int { results.reduce(0) { $0 + $1.warnings.count } }
     /// Whether any export failed or was cancelled (the batch exits with 1).
-    public var hasFailures: Bool { results.contains { $0.status == .failed || $0.status == .cancelled } }
+    public var hasFailures: Bool {
+        results.contains { $0.status == .failed || $0.status == .cancelled || $0.verification?.passed == false }
+    }
 
     // MARK: - Writers
 
@@ -80,10 +89,11 @@ public struct BatchReport: Sendable, Equatable {
                 "warnings": .number(Double(result.warnings.count)),
             ]
             if let error = result.error { members["error"] = .string(error) }
+            if let verification = result.verification { members["verification"] = verification.json }
             if timings { members["durationSeconds"] = .number((result.duration * 1000).rounded() / 1000) }
             return .object(members)
         }
-        let summary: JSONValue = .object([
+        var summaryMembers: [String: JSONValue] = [
             "exports": .number(Double(results.count)),
             "converted": .number(Double(count(.converted))),
             "upToDate": .number(Double(count(.upToDate))),
@@ -91,7 +101,9 @@ public struct BatchReport: Sendable, Equatable {
             "cancelled": .number(Double(count(.cancelled))),
             "warnings": .number(Double(warningCount)),
             "pruned": .number(Double(pruned.count)),
-        ])
+        ]
+        if let verificationSummary = verificationJSON { summaryMembers["verification"] = verificationSummary }
+        let summary: JSONValue = .object(summaryMembers)
         return JSONWriter.write(.object([
             "format": .string("keyframe-batch-report"),
             "version": 1,
@@ -107,7 +119,7 @@ public struct BatchReport: Sendable, Equatable {
     /// warnings go to the case's `system-out`.
     public func junitBytes(timings: Bool = true) -> [UInt8] {
         func time(_ seconds: Double) -> String { timings ? String(format: "%.3f", seconds) : "0.000" }
-        let failures = count(.failed)
+        let failures = count(.failed) + results.filter { $0.status != .failed && $0.verification?.passed == false }.count
         let skipped = count(.cancelled)
         let total = results.reduce(0) { $0 + $1.duration }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
@@ -125,11 +137,17 @@ public struct BatchReport: Sendable, Equatable {
             case .cancelled:
                 body += "      <skipped message=\"not started: the batch stopped at the first failure (--fail-fast)\"/>\n"
             case .converted, .upToDate:
-                break
+                if let verification = result.verification, !verification.passed {
+                    body += "      <failure message=\"\(escape("verify: " + verification.verdict))\" type=\"verification\">"
+                        + "\(escape(verification.junitText))</failure>\n"
+                }
             }
             var out = "status: \(result.status.rawValue)\n"
             for output in result.outputs { out += "output: \(output)\n" }
             for warning in result.warnings { out += "warning: \(warning)\n" }
+            if let verification = result.verification, verification.passed {
+                out += "verification: \(verification.status.rawValue): \(verification.verdict)\n"
+            }
             body += "      <system-out>\(escape(out))</system-out>\n"
             xml += "    <testcase \(attributes)>\n\(body)    </testcase>\n"
         }
@@ -147,6 +165,7 @@ public struct BatchReport: Sendable, Equatable {
         if warned > 0 { text += " in \(warned) export\(warned == 1 ? "" : "s")" }
         if !pruned.isEmpty { text += ", \(pruned.count) stale output\(pruned.count == 1 ? "" : "s") pruned" }
         text += "\n"
+        if let line = verificationSummaryLine { text += line + "\n" }
         let converted = results.filter { $0.status == .converted }.sorted {
             $0.duration != $1.duration ? $0.duration > $1.duration : $0.id < $1.id
         }

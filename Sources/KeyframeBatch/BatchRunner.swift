@@ -75,6 +75,12 @@ public struct BatchRunner: Sendable {
         if strays > 0 {
             notices.append("removed \(strays) temporary file\(strays == 1 ? "" : "s") left by an interrupted run")
         }
+        let verifyRun: BatchVerifyRun?
+        if let verify = options.verify {
+            verifyRun = try BatchVerifyRun(options: verify, batch: options, folder: folder, exportCount: exports.count)
+        } else {
+            verifyRun = nil
+        }
         let loaded = BatchManifest.load(folder: folder)
         if let notice = loaded.notice { notices.append(notice) }
         let state = RunState(manifest: loaded.manifest, folder: folder)
@@ -88,12 +94,15 @@ public struct BatchRunner: Sendable {
         DispatchQueue.concurrentPerform(iterations: jobs) { _ in
             while let position = state.next(limit: order.count) {
                 let export = exports[order[position]]
-                let result: BatchExportResult
+                var result: BatchExportResult
                 if options.failFast && state.stopped {
                     result = BatchExportResult(id: export.id, status: .cancelled, inputs: export.inputFiles)
                 } else {
                     result = convert(export, state: state)
-                    if result.status == .failed { state.stop() }
+                    // --verify: judge the frames of what was just converted or found up to date.
+                    result.verification = verifyRun?.verify(export, conversion: result,
+                                                            inputs: state.entry(export.id)?.inputs)
+                    if result.status == .failed || result.verification?.passed == false { state.stop() }
                 }
                 results.set(order[position], result)
                 progress?(state.finishOne(), exports.count, export.id)
@@ -113,8 +122,12 @@ public struct BatchRunner: Sendable {
         do { try state.saveManifest() } catch {
             notices.append("the manifest could not be written (\(error)); the next run converts everything again")
         }
+        if let verifyRun { notices += verifyRun.finish(currentIDs: Set(exports.map(\.id)), prune: options.prune) }
         let sorted = results.all().sorted { $0.id < $1.id }
-        return BatchReport(results: sorted, pruned: pruned, notices: notices, tool: options.toolVersion)
+        var report = BatchReport(results: sorted, pruned: pruned, notices: notices, tool: options.toolVersion)
+        report.verifyCriteria = options.verify?.criteria
+        report.recording = options.verify?.record ?? false
+        return report
     }
 
     // MARK: - One export

@@ -30,6 +30,11 @@ public enum OutputNaming {
         export.outputPath("preview/" + export.name + ".png")
     }
 
+    /// The folder of `export`'s verification pictures (`keyframe batch --verify`): `chars/verify/walker`.
+    public static func verifyArtifacts(of export: BatchExport) -> String {
+        export.outputPath("verify/" + export.name)
+    }
+
     /// Every name `export` may write under, for the collision check: files, and folders (ending in `/`).
     public static func reservedNames(of export: BatchExport, options: BatchOptions) -> [String] {
         var names: [String] = []
@@ -38,6 +43,7 @@ public enum OutputNaming {
             if case .exporter(let format) = target { names.append(folder(for: format, of: export) + "/") }
         }
         if options.previews { names.append(preview(of: export)) }
+        if options.verify != nil { names.append(verifyArtifacts(of: export) + "/") }
         return names
     }
 

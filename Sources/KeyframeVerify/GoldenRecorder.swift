@@ -16,6 +16,13 @@ public enum GoldenRecorder {
         /// Golden frames left as they were.
         public var unchanged = 0
 
+        public init(added: [String] = [], updated: [String] = [], removed: [String] = [], unchanged: Int = 0) {
+            self.added = added
+            self.updated = updated
+            self.removed = removed
+            self.unchanged = unchanged
+        }
+
         public var description: String {
             "recorded \(added.count) new, \(updated.count) updated, \(removed.count) removed, \(unchanged) unchanged"
         }

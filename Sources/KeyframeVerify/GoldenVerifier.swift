@@ -29,9 +29,13 @@ public struct GoldenVerifier: Sendable {
     /// Checks every rendered frame against its golden file and, for each file stem in `extrasFor` (clips rendered
     /// whole), reports golden files `<stem>-NNNN.png` that the render did not produce.
     ///
+    /// With `ownsFolder` (the folder holds the goldens of this render and nothing else, as in `keyframe batch
+    /// --verify`), every `<stem>-NNNN.png` the render did not produce is an extra, also for stems that are no clip
+    /// any more (a renamed or removed clip).
+    ///
     /// - Throws: ``VerifyError`` when the golden folder does not exist or cannot be listed.
-    public func verify(_ frames: [RenderedFrame], extrasFor stems: [String: String] = [:]) throws(VerifyError)
-        -> VerifyReport
+    public func verify(_ frames: [RenderedFrame], extrasFor stems: [String: String] = [:], ownsFolder: Bool = false)
+        throws(VerifyError) -> VerifyReport
     {
         var isFolder: ObjCBool = false
         guard FileManager.default.fileExists(atPath: goldenFolder.path, isDirectory: &isFolder) else {
@@ -51,23 +55,29 @@ public struct GoldenVerifier: Sendable {
         }
         if workers == 1 { run(0) } else { DispatchQueue.concurrentPerform(iterations: workers, execute: run) }
         var results = checks.values
-        results += try extras(rendered: Set(frames.map(\.fileName)), stems: stems)
+        results += try extras(rendered: Set(frames.map(\.fileName)), stems: stems, ownsFolder: ownsFolder)
         return VerifyReport(goldenFolder: goldenFolder.path, criteria: criteria, frames: results)
     }
 
     /// Golden files of the verified stems that no rendered frame has, in name order.
-    private func extras(rendered: Set<String>, stems: [String: String]) throws(VerifyError) -> [FrameCheck] {
-        guard !stems.isEmpty else { return [] }
+    private func extras(rendered: Set<String>, stems: [String: String], ownsFolder: Bool) throws(VerifyError)
+        -> [FrameCheck]
+    {
+        guard !stems.isEmpty || ownsFolder else { return [] }
         let names: [String]
         do { names = try FileManager.default.contentsOfDirectory(atPath: goldenFolder.path) } catch {
             throw VerifyError(path: goldenFolder.path, reason: "cannot list the golden folder: \(FileSystemReason.describe(error))")
         }
         var found: [FrameCheck] = []
         for name in names.sorted() where !rendered.contains(name) {
-            guard let (stem, number) = GoldenVerifier.parseFrameFileName(name), let clip = stems[stem] else { continue }
+            guard let (stem, number) = GoldenVerifier.parseFrameFileName(name),
+                let clip = stems[stem] ?? (ownsFolder ? stem : nil)
+            else { continue }
             found.append(FrameCheck(
                 clip: clip, number: number, fileName: name, status: .extraGolden,
-                message: "golden frame \(name) has no rendered frame (the clip renders fewer frames now; "
+                message: stems[stem] == nil
+                    ? "golden frame \(name) belongs to no rendered clip (a clip renamed or removed?; --record removes it)"
+                    : "golden frame \(name) has no rendered frame (the clip renders fewer frames now; "
                     + "--record removes it)",
                 actualPath: nil, goldenPath: goldenFolder.appendingPathComponent(name).path))
         }

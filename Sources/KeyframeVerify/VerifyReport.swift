@@ -67,7 +67,7 @@ public struct VerifyReport: Sendable {
     }
 
     /// One frame's entry in the JSON report.
-    static func json(for frame: FrameCheck) -> JSONValue {
+    public static func json(for frame: FrameCheck) -> JSONValue {
         var entry: [String: JSONValue] = [
             "clip": .string(frame.clip),
             "frame": .number(Double(frame.number)),

@@ -58,6 +58,8 @@ struct Batch: ParsableCommand {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @OptionGroup(title: "Verification") var verification: BatchVerifyArguments
+
     func validate() throws {
         if roots.isEmpty && inputs == nil { throw ValidationError("give at least one ROOT or --inputs FILE") }
         for value in to where BatchTarget(argument: value) == nil {
@@ -76,6 +78,7 @@ struct Batch: ParsableCommand {
         options.force = force
         options.jobs = jobs ?? ProcessInfo.processInfo.activeProcessorCount
         options.scaleFactor = scaleFactor.value
+        options.verify = try verification.options()
         // An exporter this build lacks is a usage error, before anything is searched or written.
         for target in options.orderedTargets {
             if case .exporter(let format) = target, Exporters.exporter(for: format) == nil {
@@ -101,10 +104,18 @@ struct Batch: ParsableCommand {
         for notice in batchReport.notices { try Output.err("keyframe: note: \(notice)\n") }
         for result in batchReport.results {
             if let error = result.error { try Output.err("keyframe: error: \(error)\n") }
+            let lines = result.verification?.errorLines(id: result.id, outPrefix: output.hasSuffix("/") ? output : output + "/")
+            if let lines, let first = lines.first {
+                try Output.err("keyframe: error: \(first)\n" + lines.dropFirst().map { $0 + "\n" }.joined())
+            }
         }
         do {
             if let report { try writeAtomically(batchReport.jsonBytes(timings: !noTimings), to: report) }
             if let junit { try writeAtomically(batchReport.junitBytes(timings: !noTimings), to: junit) }
+            if let html = verification.verifyHtml, let golden = verification.verify {
+                let page = batchReport.verificationHTML(output: outputURL, goldenRoot: URL(fileURLWithPath: golden))
+                try writeAtomically(Array(page.utf8), to: html)
+            }
         } catch {
             throw fail("\(error)")
         }
