@@ -106,6 +106,9 @@ let package = Package(
                     exclude: ["Golden"]),
         .testTarget(name: "KeyframeCLITests",
                     dependencies: ["keyframe", "KeyframeTestSupport", "KeyframePNG", "KeyframeRaster"]),
+        .testTarget(name: "KeyframePreviewTests",
+                    dependencies: ["KeyframePreview", "KeyframeEngine", "KeyframeImport", "KeyframeModel",
+                                   "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeVerifyTests",
                     dependencies: ["KeyframeVerify", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"]),
         // rlottie (librlottie-dev) plays Keyframe's Lottie exports in tests; no shipping target links it.

@@ -37,7 +37,7 @@ public struct PreviewPage: Sendable {
                 "seconds": .array(clip.frames.map { .number(NodeCurves.round($0.seconds)) }),
                 "images": .array(clip.frames.map { .number(Double($0.image)) }),
                 "nodes": .array(clip.curves.map { node in
-                    .object([
+                    var members: [String: JSONValue] = [
                         "id": .string(node.id),
                         "name": .string(node.name),
                         "kind": .string(node.kind),
@@ -46,11 +46,19 @@ public struct PreviewPage: Sendable {
                             .object([
                                 "name": .string(curve.name),
                                 "times": .array(curve.times.map { .number($0) }),
-                                "values": .array(curve.values.map { .number($0) }),
+                                "values": .array(curve.values.map { $0.map { .number($0) } ?? .null }),
                                 "keys": .array(curve.keys.map { .array([.number($0.seconds), .number($0.value)]) }),
                             ])
                         }),
-                    ])
+                    ]
+                    if let nesting = node.nesting {
+                        members["nested"] = .object([
+                            "instances": .array(nesting.instances.map { .string($0) }),
+                            "composition": .string(nesting.composition),
+                            "frames": .array(nesting.frames.map { $0.map { .number($0) } ?? .null }),
+                        ])
+                    }
+                    return .object(members)
                 }),
             ]
             if let script = clip.script {

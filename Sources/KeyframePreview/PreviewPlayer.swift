@@ -172,7 +172,7 @@ enum PreviewPlayer {
           function graph(container, title, series, duration, fixedRange, marks) {
             const W = 640, H = 150, L = 56, R = 10, T = 16, B = 20;
             let lo = Infinity, hi = -Infinity;
-            for (const s of series) for (const v of s.values) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
+            for (const s of series) for (const v of s.values) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
             if (fixedRange) { lo = Math.min(lo, fixedRange[0]); hi = Math.max(hi, fixedRange[1]); }
             if (!(hi > lo)) { const m = isFinite(lo) ? lo : 0; lo = m - 1; hi = m + 1; }
             const x = (t) => L + (duration > 0 ? t / duration : 0) * (W - L - R);
@@ -190,8 +190,16 @@ enum PreviewPlayer {
             }
             series.forEach((s, i) => {
               const colour = colours[i % colours.length];
-              const points = s.times.map((t, k) => x(t).toFixed(1) + "," + y(s.values[k]).toFixed(1)).join(" ");
-              el("polyline", { points, fill: "none", stroke: colour, "stroke-width": 1.5 }, svg);
+              // A gap (null: a nested instance not shown) breaks the line.
+              let run = [];
+              const flush = () => {
+                if (run.length) el("polyline", { points: run.join(" "), fill: "none", stroke: colour, "stroke-width": 1.5 }, svg);
+                run = [];
+              };
+              s.times.forEach((t, k) => {
+                if (s.values[k] === null) flush(); else run.push(x(t).toFixed(1) + "," + y(s.values[k]).toFixed(1));
+              });
+              flush();
               for (const key of s.keys || []) {
                 el("circle", { cx: x(key[0]), cy: y(key[1]), r: 3.5, fill: "#fff", stroke: colour, "stroke-width": 1.5 }, svg)
                   .appendChild(el("title", {})).textContent = s.name + " = " + key[1] + " at " + key[0] + " s";
@@ -217,7 +225,8 @@ enum PreviewPlayer {
               const order = c.nodes.map((n, i) => i).sort((a, b) => (c.nodes[b].animated - c.nodes[a].animated) || a - b);
               for (const i of order) {
                 const o = document.createElement("option");
-                o.value = String(i); o.textContent = c.nodes[i].name + " · " + c.nodes[i].kind + (c.nodes[i].animated ? "" : " (still)");
+                const n = c.nodes[i], within = n.nested ? n.nested.instances.join(" › ") + " › " : "";
+                o.value = String(i); o.textContent = within + n.name + " · " + n.kind + (n.animated ? "" : " (still)");
                 select.appendChild(o);
               }
             }
@@ -226,9 +235,17 @@ enum PreviewPlayer {
             if (node) {
               const groups = [["position", ["position.x", "position.y"]], ["rotation (°)", ["rotation"]],
                               ["scale", ["scale.x", "scale.y"]], ["opacity", ["opacity"]]];
+              // A nested node is graphed on the clip's time axis as its instance plays it; the last graph shows which
+              // frame of its composition the instance shows (loops, holds and jumps at a glance).
+              const where = node.nested ? " (in " + node.nested.instances.join(" › ") + ", as it plays in this clip)" : "";
               for (const [title, names] of groups) {
                 const series = node.curves.filter((cv) => names.includes(cv.name));
-                if (series.length) graph(box, node.name + " · " + title, series, duration, title === "opacity" ? [0, 1] : null);
+                if (series.length) graph(box, node.name + " · " + title + where, series, duration, title === "opacity" ? [0, 1] : null);
+              }
+              if (node.nested) {
+                const times = node.curves.length ? node.curves[0].times : [];
+                graph(box, "frame of " + node.nested.composition + " shown by " + node.nested.instances.join(" › "),
+                      [{ name: "nested frame", times, values: node.nested.frames, keys: [] }], duration, null);
               }
             }
             const sbox = $("script");

@@ -145,6 +145,24 @@ final class PreviewBrowserTests: XCTestCase {
         let polylines = try chromium.evaluate("document.querySelectorAll('#curves polyline').length") as? Int ?? 0
         XCTAssertGreaterThan(polylines, 0)
 
+        // A node inside a nested symbol: listed with its instance, graphed as the instance plays it in the clip,
+        // with a graph of the nested frame shown.
+        let nested = try chromium.evaluate("""
+            (() => {
+              const s = document.getElementById('node');
+              const o = [...s.options].find(o => o.textContent.includes(' › ') && !o.textContent.includes('(still)'));
+              if (!o) return 'no nested node listed: ' + [...s.options].map(o => o.textContent).join('; ');
+              s.value = o.value; s.dispatchEvent(new Event('change'));
+              const titles = [...document.querySelectorAll('#curves svg')].map(g => g.querySelector('text').textContent);
+              return [o.textContent, document.querySelectorAll('#curves polyline').length].concat(titles).join('|');
+            })()
+            """) as? String ?? ""
+        let parts = nested.components(separatedBy: "|")
+        XCTAssertGreaterThan(parts.count, 3, nested)
+        XCTAssertGreaterThan(Int(parts.count > 1 ? parts[1] : "") ?? 0, 0, nested)
+        XCTAssertTrue(parts.dropFirst(2).contains { $0.contains("as it plays in this clip") }, nested)
+        XCTAssertTrue(parts.last?.hasPrefix("frame of ") ?? false, nested)
+
         // Only the page itself was loaded: no request left the file.
         let requests = chromium.requestedURLs
         XCTAssertFalse(requests.isEmpty, "the request monitor saw nothing at all")
