@@ -12,7 +12,9 @@ struct Batch: ParsableCommand {
             <name>.ca.json (one clip; with several clips a <name>.lottie/ or <name>.ca/ folder with <clip>.json \
             files), OUT/<path>/preview/<name>.png. A manifest in OUT (.keyframe-manifest.json) records each export's \
             input hashes, options and tool version: unchanged exports are skipped. Failed exports are reported and \
-            the rest still converted; the exit code is then 1.
+            the rest still converted; the exit code is then 1. With --verify GOLDEN_ROOT every export's frames are \
+            also rendered as `keyframe verify` would and compared with GOLDEN_ROOT/<path>/<name>/<clip>-NNNN.png \
+            (--record writes them); diff pictures go to OUT/<path>/verify/<name>/.
             """)
 
     @Argument(help: ArgumentHelp("Folders (or files) to search for exports.", valueName: "ROOT"))
