@@ -228,6 +228,34 @@ final class BatchVerifyCLITests: XCTestCase {
         XCTAssertTrue(run.stderr.contains("size-mismatch"), run.stderr)
     }
 
+    /// The golden folder belongs to its export: a frame of a clip that no longer exists is an extra golden (removed
+    /// by `--record`); the pictures of a failure go when the export is verified again or pruned.
+    func testStrayGoldensFailAndPruneRemovesPicturesOfGoneExports() throws {
+        let root = try tree(["bta-spinner", "animate-bouncer-long"])
+        let out = path("out"), gold = path("gold")
+        XCTAssertEqual(try batch([root.path, "-o", out, "--verify", gold, "--record"]).status, 0)
+        let spinner = URL(fileURLWithPath: gold).appendingPathComponent("set/bta-spinner")
+        try FileManager.default.copyItem(at: spinner.appendingPathComponent("spinner-0000.png"),
+                                         to: spinner.appendingPathComponent("spin-0000.png"))
+        var run = try batch([root.path, "-o", out, "--verify", gold])
+        XCTAssertEqual(run.status, 1)
+        XCTAssertTrue(run.stderr.contains("spin-0000.png: extra-golden: golden frame spin-0000.png belongs to no rendered clip"),
+                      run.stderr)
+        run = try batch([root.path, "-o", out, "--verify", gold, "--record"])
+        XCTAssertTrue(run.stdout.contains("0 new, 0 updated, 1 removed"), run.stdout)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: spinner.appendingPathComponent("spin-0000.png").path))
+
+        // A failing export that is then deleted: --prune takes its diff pictures with it.
+        _ = try deface(URL(fileURLWithPath: gold).appendingPathComponent("set/animate-bouncer-long/bouncer-0002.png"), x: 0, y: 0)
+        XCTAssertEqual(try batch([root.path, "-o", out, "--verify", gold]).status, 1)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: out + "/set/verify/animate-bouncer-long/bouncer-0002.diff.png"))
+        try FileManager.default.removeItem(at: root.appendingPathComponent("set/animate-bouncer-long"))
+        run = try batch([root.path, "-o", out, "--verify", gold, "--prune"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out + "/set/verify"), "pictures of a pruned export left")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: gold + "/set/animate-bouncer-long"), "goldens are never pruned")
+    }
+
     /// Verification options without `--verify` are usage errors.
     func testVerificationOptionsNeedVerify() throws {
         let root = try tree(["bta-spinner"])
