@@ -45,6 +45,9 @@ public struct BatchOptions: Sendable {
     public var jobs = 1
     /// For exports with several resolutions: the scale factor to use.
     public var scaleFactor: Double?
+    /// Write every player format as the folder `<name>.<kind>/` (one `<clip>.json` per clip), even for a single clip:
+    /// a set of outputs known before the conversion, for build systems that declare outputs (the SwiftPM plugin).
+    public var playerFolders = false
     /// The version of the tool, recorded in the manifest: a different version reconverts everything.
     public var toolVersion: String
 
@@ -61,6 +64,7 @@ public struct BatchOptions: Sendable {
         parts.append("previews=\(previews)")
         parts.append("strict=\(strict)")
         parts.append("scale=" + (scaleFactor.map { "\($0)" } ?? "default"))
+        if playerFolders { parts.append("folders=true") }
         return parts.joined(separator: ";")
     }
 }

@@ -241,12 +241,13 @@ public struct BatchRunner: Sendable {
 
     /// Names an exporter's files under OUT (see ``OutputNaming``).
     private func placeExported(_ result: ExportResult, format: ExportFormat, export: BatchExport) -> Placement {
-        if result.clips.count == 1, result.clips[0].companions.isEmpty {
+        if !options.playerFolders, result.clips.count == 1, result.clips[0].companions.isEmpty {
             return .success([(OutputNaming.file(for: .exporter(format), of: export), result.clips[0].main.bytes)])
         }
         let folder = OutputNaming.folder(for: format, of: export)
         var placed: [(path: String, bytes: [UInt8])] = []
-        var taken: Set<String> = []
+        // Lower-cased name → bytes: the same picture shared by several clips (Core Animation's images/) is one file.
+        var taken: [String: [UInt8]] = [:]
         for clip in result.clips {
             let base = parentPath(clip.main.relativePath)
             for (file, relative) in [(clip.main, clip.main.relativePath)]
@@ -256,9 +257,11 @@ public struct BatchRunner: Sendable {
                     return .failure("\(format.rawValue) export: clip \"\(clip.clip)\": the file name \"\(file.relativePath)\" "
                                     + "leaves its folder")
                 }
-                guard taken.insert(clean.lowercased()).inserted else {
-                    return .failure("\(format.rawValue) export: two files are named \(clean)")
+                if let earlier = taken[clean.lowercased()] {
+                    if earlier == file.bytes { continue }
+                    return .failure("\(format.rawValue) export: two different files are named \(clean)")
                 }
+                taken[clean.lowercased()] = file.bytes
                 placed.append((folder + "/" + clean, file.bytes))
             }
         }

@@ -334,6 +334,33 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("none").path))
     }
 
+    /// The real Core Animation exporter in folder layout: one folder per export whatever its clip count, each clip's
+    /// file and the pictures it shares with other clips written once, the bytes the exporter made.
+    func testPlayerFoldersHoldEveryClipAndSharedPicturesOnce() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        guard let exporter = Exporters.exporter(for: .coreAnimation) else { throw XCTSkip("no Core Animation exporter") }
+        var folders = options(targets: [.exporter(.coreAnimation)])
+        folders.playerFolders = true
+        let report = try run(root, out, folders, exporters: [.coreAnimation: exporter])
+        XCTAssertEqual(report.count(.converted), 5, "\(report.results.compactMap(\.error))")
+        let files = BatchFixtures.snapshot(out)
+        for sample in BatchFixtures.samples {
+            let folder = root.appendingPathComponent("set-00/\(sample)")
+            let result = try exporter.export(try Importer.importDocument(at: folder), assetsFolder: folder, options: ExportOptions())
+            XCTAssertNil(files["set-00/\(sample).ca.json"], sample)
+            for clip in result.clips {
+                XCTAssertEqual(files["set-00/\(sample).ca/\(clip.main.relativePath)"], clip.main.bytes, "\(sample) \(clip.clip)")
+                for companion in clip.companions {
+                    XCTAssertEqual(files["set-00/\(sample).ca/\(companion.relativePath)"], companion.bytes, "\(sample) \(companion.relativePath)")
+                }
+            }
+        }
+        // The folder layout is part of the options: switching it converts again.
+        folders.playerFolders = false
+        XCTAssertEqual(try run(root, out, folders, exporters: [.coreAnimation: exporter]).count(.converted), 5)
+    }
+
     func testInputsListNamesExportsRelativeToItsFolder() throws {
         let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
         let list = root.appendingPathComponent("exports.txt")
