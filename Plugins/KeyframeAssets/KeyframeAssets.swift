@@ -2,12 +2,15 @@ import Foundation
 import PackagePlugin
 
 /// A SwiftPM build-tool plugin: converts the Animate, DragonBones and Flump exports kept in a target's folder into
-/// normalized keyframe JSON, bundled as the target's resources (`Bundle.module`).
+/// normalized keyframe JSON, Lottie and Core Animation files, bundled as the target's resources (`Bundle.module`).
 ///
 /// One build command per export, with every file of the export (and the configuration file) declared as an input
 /// and every output declared, so SwiftPM reruns only the exports whose files changed. The tool is the package's
-/// `keyframe` executable (`keyframe batch EXPORT -o DIR`). Configuration: an optional `keyframe-assets.json` in the
-/// target folder, e.g. `{"strict": true, "previews": false}`.
+/// `keyframe` executable (`keyframe batch EXPORT -o DIR --player-folders`). Configuration: an optional
+/// `keyframe-assets.json` in the target folder, e.g.
+/// `{"to": ["normalized", "lottie", "core-animation"], "strict": true, "previews": false}`. Player formats are
+/// written as the folders `<name>.lottie/` and `<name>.ca/` (one `<clip>.json` per clip): the clips are only known
+/// once the export is read, a folder's name before.
 ///
 /// The export folders must be excluded from the target's sources (`exclude: ["Exports"]`) so SwiftPM does not treat
 /// their files as resources of their own; the plugin reads the target folder itself.
@@ -23,14 +26,22 @@ struct KeyframeAssets: BuildToolPlugin {
             let name = export.folder.lastPathComponent
             // Resources land flat in the bundle, so two exports may not share a name.
             if let other = names[name.lowercased()] {
-                Diagnostics.error("keyframe: exports \(other) and \(export.relative) would both be bundled as \(name).json; rename one")
+                Diagnostics.error("keyframe: exports \(other) and \(export.relative) would both be bundled as \(name); rename one")
                 continue
             }
             names[name.lowercased()] = export.relative
             let output = context.pluginWorkDirectoryURL.appendingPathComponent("exports").appendingPathComponent(export.relative)
-            var outputs = [output.appendingPathComponent(name + ".json")]
+            var outputs: [URL] = []
             // SwiftPM decides what is stale; --force makes the command convert whenever SwiftPM runs it.
-            var arguments = ["batch", export.folder.path, "-o", output.path, "--jobs", "1", "--force"]
+            var arguments = ["batch", export.folder.path, "-o", output.path, "--jobs", "1", "--force", "--player-folders"]
+            for format in configuration.formats {
+                arguments += ["--to", format]
+                switch format {
+                case "lottie": outputs.append(output.appendingPathComponent(name + ".lottie"))
+                case "core-animation": outputs.append(output.appendingPathComponent(name + ".ca"))
+                default: outputs.append(output.appendingPathComponent(name + ".json"))
+                }
+            }
             if configuration.strict { arguments.append("--strict") }
             if configuration.previews {
                 arguments.append("--render-previews")
@@ -88,6 +99,9 @@ struct Configuration {
 
     var strict = false
     var previews = false
+    /// What to write per export, in a fixed order: `normalized` (`<name>.json`), `lottie` (`<name>.lottie/`),
+    /// `core-animation` (`<name>.ca/`).
+    var formats = ["normalized"]
     /// The configuration file, as a build input (empty when there is none).
     var files: [URL] = []
 
@@ -107,11 +121,14 @@ struct Configuration {
                 guard let flag = value as? Bool else { throw PluginError("\(url.path): \"previews\" must be true or false") }
                 previews = flag
             case "to":
-                // The player formats write one file per clip, a set SwiftPM would need to know before the build.
-                guard let formats = value as? [String], formats.allSatisfy({ $0 == "normalized" }) else {
-                    throw PluginError("\(url.path): \"to\" may only list \"normalized\" in the build plugin; "
-                                      + "run `keyframe batch --to …` for player formats")
+                let known = ["normalized", "lottie", "core-animation"]
+                guard let list = value as? [String], !list.isEmpty else {
+                    throw PluginError("\(url.path): \"to\" must be a non-empty list of formats (\(known.joined(separator: ", ")))")
                 }
+                if let unknown = list.first(where: { !known.contains($0) }) {
+                    throw PluginError("\(url.path): \"to\": unknown format \"\(unknown)\" (known: \(known.joined(separator: ", ")))")
+                }
+                formats = known.filter(list.contains)
             default:
                 throw PluginError("\(url.path): unknown key \"\(key)\" (known: strict, previews, to)")
             }

@@ -10,12 +10,13 @@ public struct BatchManifest: Sendable, Equatable {
     public static let fileName = ".keyframe-manifest.json"
     /// The `format` member that identifies a manifest.
     public static let formatName = "keyframe-batch-manifest"
-    /// The manifest version this build writes and reads.
-    public static let version = 1
+    /// The manifest version this build writes and reads. Version 1 recorded SHA-256 digests; version 2 records
+    /// ``ContentHash`` (XXH64) digests. A manifest of any other version is rebuilt.
+    public static let version = 2
 
     /// One converted export.
     public struct Entry: Sendable, Equatable {
-        /// Input file (relative to the export's input folder) → SHA-256 of its bytes.
+        /// Input file (relative to the export's input folder) → ``ContentHash/digest(_:)`` of its bytes.
         public var inputs: [String: String]
         /// ``BatchOptions/fingerprint`` at conversion time.
         public var options: String
@@ -56,39 +57,56 @@ public struct BatchManifest: Sendable, Equatable {
         guard root["format"]?.stringValue == formatName, let version = root["version"]?.doubleValue else {
             return (BatchManifest(), "\(path) is not a keyframe batch manifest; rebuilding it and converting everything again")
         }
-        if version > Double(BatchManifest.version) {
-            return (BatchManifest(), "the manifest \(path) was written by a newer keyframe (manifest version "
-                    + "\(JSONWriter.format(version)), this one reads \(BatchManifest.version)); "
+        if version != Double(BatchManifest.version) {
+            return (BatchManifest(), "the manifest \(path) was written by \(version > Double(BatchManifest.version) ? "a newer" : "an older") "
+                    + "keyframe (manifest version \(JSONWriter.format(version)), this one reads \(BatchManifest.version)); "
                     + "rebuilding it and converting everything again")
         }
         var manifest = BatchManifest()
         for (id, value) in root["exports"]?.objectValue ?? [:] {
-            guard let inputs = value["inputs"]?.objectValue, let options = value["options"]?.stringValue,
-                let tool = value["tool"]?.stringValue, let outputs = value["outputs"]?.arrayValue
-            else {
+            guard let entry = entry(from: value) else {
                 return (BatchManifest(), "the manifest \(path) is corrupt (export \"\(id)\" is incomplete); "
                         + "rebuilding it and converting everything again")
             }
-            manifest.entries[id] = Entry(
-                inputs: inputs.compactMapValues(\.stringValue), options: options, tool: tool,
-                outputs: outputs.compactMap(\.stringValue),
-                warnings: (value["warnings"]?.arrayValue ?? []).compactMap(\.stringValue))
+            manifest.entries[id] = entry
         }
         return (manifest, nil)
+    }
+
+    /// Reads the manifest of OUT (``load(folder:)``) and adds what the journal of an interrupted run recorded
+    /// (``BatchJournal``): the exports that run finished.
+    public static func loadWithJournal(folder: String) -> (manifest: BatchManifest, notice: String?, journaled: Int) {
+        var (manifest, notice) = load(folder: folder)
+        let journaled = BatchJournal.entries(in: folder)
+        for (id, entry) in journaled { manifest.entries[id] = entry }
+        return (manifest, notice, journaled.count)
+    }
+
+    /// One entry from its JSON, or `nil` when a member is missing.
+    static func entry(from value: JSONValue) -> Entry? {
+        guard let inputs = value["inputs"]?.objectValue, let options = value["options"]?.stringValue,
+            let tool = value["tool"]?.stringValue, let outputs = value["outputs"]?.arrayValue
+        else { return nil }
+        return Entry(inputs: inputs.compactMapValues(\.stringValue), options: options, tool: tool,
+                     outputs: outputs.compactMap(\.stringValue),
+                     warnings: (value["warnings"]?.arrayValue ?? []).compactMap(\.stringValue))
+    }
+
+    /// One entry as JSON.
+    static func entryJSON(_ entry: Entry) -> JSONValue {
+        .object([
+            "inputs": .object(entry.inputs.mapValues { .string($0) }),
+            "options": .string(entry.options),
+            "tool": .string(entry.tool),
+            "outputs": .array(entry.outputs.map { .string($0) }),
+            "warnings": .array(entry.warnings.map { .string($0) }),
+        ])
     }
 
     /// The manifest as JSON.
     public var json: JSONValue {
         var exports: [String: JSONValue] = [:]
-        for (id, entry) in entries {
-            exports[id] = .object([
-                "inputs": .object(entry.inputs.mapValues { .string($0) }),
-                "options": .string(entry.options),
-                "tool": .string(entry.tool),
-                "outputs": .array(entry.outputs.map { .string($0) }),
-                "warnings": .array(entry.warnings.map { .string($0) }),
-            ])
-        }
+        for (id, entry) in entries { exports[id] = BatchManifest.entryJSON(entry) }
         return .object([
             "format": .string(BatchManifest.formatName),
             "version": .number(Double(BatchManifest.version)),

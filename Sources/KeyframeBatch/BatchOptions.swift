@@ -48,6 +48,9 @@ public struct BatchOptions: Sendable {
     /// Verify (or with `record`, record) every export's frames against a golden tree (`--verify`); `nil`: do not.
     /// Not part of ``fingerprint``: verification does not change conversion outputs.
     public var verify: BatchVerifyOptions?
+    /// Write every player format as the folder `<name>.<kind>/` (one `<clip>.json` per clip), even for a single clip:
+    /// a set of outputs known before the conversion, for build systems that declare outputs (the SwiftPM plugin).
+    public var playerFolders = false
     /// The version of the tool, recorded in the manifest: a different version reconverts everything.
     public var toolVersion: String
 
@@ -64,6 +67,7 @@ public struct BatchOptions: Sendable {
         parts.append("previews=\(previews)")
         parts.append("strict=\(strict)")
         parts.append("scale=" + (scaleFactor.map { "\($0)" } ?? "default"))
+        if playerFolders { parts.append("folders=true") }
         return parts.joined(separator: ";")
     }
 }

@@ -58,6 +58,15 @@ public struct BatchReport: Sendable, Equatable {
     public var verifyCriteria: VerifyCriteria?
     /// With `--verify --record`: goldens were recorded rather than checked.
     public var recording = false
+    /// Input files read and hashed in this run, and their total bytes (files whose status matched the stat cache
+    /// are not read). Not part of the summary or the JSON report, whose bytes stay the same on every run.
+    public var inputsRead = (files: 0, bytes: 0)
+
+    public static func == (a: BatchReport, b: BatchReport) -> Bool {
+        a.results == b.results && a.pruned == b.pruned && a.notices == b.notices && a.tool == b.tool
+            && a.inputsRead == b.inputsRead
+            && a.verifyCriteria == b.verifyCriteria && a.recording == b.recording
+    }
 
     public init(results: [BatchExportResult], pruned: [String], notices: [String], tool: String) {
         self.results = results

@@ -16,10 +16,13 @@ import KeyframeRender
 /// ```
 ///
 /// Order of work: check output names for collisions and that OUT is writable (before anything is converted), take
-/// OUT's lock, remove temporary files a killed run left, read the manifest, then convert — largest exports first,
-/// each worker taking the next one when it is done. Each export's outputs are built in memory, written through
-/// ``AtomicFile``, and only then is the export recorded in the manifest (itself written atomically), so a run killed
-/// at any moment leaves complete files and a manifest that records only exports whose outputs are all in place.
+/// OUT's lock, remove temporary files a killed run left, read the manifest (and the journal of a killed run), then
+/// convert — largest exports first, each worker taking the next one when it is done. Each input file is read once
+/// (``InputSet``): its bytes are hashed and handed to the importer; a rerun skips reading files whose `stat` is
+/// unchanged (``BatchStatCache``). Each export's outputs are built in memory, written through ``AtomicFile``, and
+/// only then is the export recorded (a line appended to the ``BatchJournal``); the manifest is written atomically
+/// once at the end. So a run killed at any moment leaves complete files, and records only exports whose outputs are
+/// all in place.
 public struct BatchRunner: Sendable {
     /// The exports, in any order.
     public var exports: [BatchExport]
@@ -81,9 +84,10 @@ public struct BatchRunner: Sendable {
         } else {
             verifyRun = nil
         }
-        let loaded = BatchManifest.load(folder: folder)
+        let loaded = BatchManifest.loadWithJournal(folder: folder)
         if let notice = loaded.notice { notices.append(notice) }
-        let state = RunState(manifest: loaded.manifest, folder: folder)
+        let state = RunState(manifest: loaded.manifest, folder: folder, statCache: BatchStatCache.load(folder: folder),
+                             dirty: loaded.notice != nil || loaded.journaled > 0)
 
         // Largest first, so one big export does not start last and hold up the end.
         let order = exports.indices.sorted {
@@ -123,10 +127,13 @@ public struct BatchRunner: Sendable {
             notices.append("the manifest could not be written (\(error)); the next run converts everything again")
         }
         if let verifyRun { notices += verifyRun.finish(currentIDs: Set(exports.map(\.id)), prune: options.prune) }
+        // Only a shortcut for the next run: if it cannot be written, that run hashes every input.
+        try? state.statCache.save(folder: folder)
         let sorted = results.all().sorted { $0.id < $1.id }
         var report = BatchReport(results: sorted, pruned: pruned, notices: notices, tool: options.toolVersion)
         report.verifyCriteria = options.verify?.criteria
         report.recording = options.verify?.record ?? false
+        report.inputsRead = state.statCache.readTotals
         return report
     }
 
@@ -140,27 +147,33 @@ public struct BatchRunner: Sendable {
                               error: "\(export.id): \(message)")
         }
 
-        // Hash the inputs as they are now.
-        var hashes: [String: String] = [:]
-        for file in export.inputFiles {
-            guard let data = FileManager.default.contents(atPath: export.inputFolder.appendingPathComponent(file).path) else {
-                return failure("\(file): cannot be read")
-            }
-            hashes[file] = ContentHash.sha256([UInt8](data))
-        }
+        // Up to date? Each input's digest comes from the stat cache when its status is unchanged, else from reading
+        // and hashing it (and those bytes are kept for the import below, so no file is read twice).
+        var inputs = InputSet(export: export, cache: state.statCache)
         let previous = state.entry(export.id)
-        if !options.force, let previous, previous.inputs == hashes, previous.options == options.fingerprint,
-            previous.tool == options.toolVersion,
+        if !options.force, let previous, previous.options == options.fingerprint,
+            previous.tool == options.toolVersion, previous.inputs.count == export.inputFiles.count,
             previous.outputs.allSatisfy({ FileManager.default.fileExists(atPath: state.folder + "/" + $0) })
         {
-            return BatchExportResult(id: export.id, status: .upToDate, inputs: export.inputFiles,
-                                     outputs: previous.outputs, warnings: previous.warnings)
+            var unchanged = true
+            for file in export.inputFiles {
+                guard let recorded = previous.inputs[file] else { unchanged = false; break }
+                let digest: String
+                do { digest = try inputs.digest(file) } catch { return failure(error.message) }
+                if digest != recorded { unchanged = false; break }
+            }
+            if unchanged {
+                return BatchExportResult(id: export.id, status: .upToDate, inputs: export.inputFiles,
+                                         outputs: previous.outputs, warnings: previous.warnings)
+            }
         }
 
-        // Convert.
+        // Convert: every input read (once) and hashed, and the importer given those bytes.
+        let hashes: [String: String]
+        do { hashes = try inputs.readAll() } catch { return failure(error.message) }
         let document: Document
         do {
-            document = try Importer.importDocument(at: export.source,
+            document = try Importer.importDocument(at: export.source, preloaded: inputs.bytesByPath,
                                                    options: ImportOptions(scaleFactor: options.scaleFactor))
         } catch {
             return failure("\(error)")
@@ -240,12 +253,13 @@ public struct BatchRunner: Sendable {
 
     /// Names an exporter's files under OUT (see ``OutputNaming``).
     private func placeExported(_ result: ExportResult, format: ExportFormat, export: BatchExport) -> Placement {
-        if result.clips.count == 1, result.clips[0].companions.isEmpty {
+        if !options.playerFolders, result.clips.count == 1, result.clips[0].companions.isEmpty {
             return .success([(OutputNaming.file(for: .exporter(format), of: export), result.clips[0].main.bytes)])
         }
         let folder = OutputNaming.folder(for: format, of: export)
         var placed: [(path: String, bytes: [UInt8])] = []
-        var taken: Set<String> = []
+        // Lower-cased name → bytes: the same picture shared by several clips (Core Animation's images/) is one file.
+        var taken: [String: [UInt8]] = [:]
         for clip in result.clips {
             let base = parentPath(clip.main.relativePath)
             for (file, relative) in [(clip.main, clip.main.relativePath)]
@@ -255,9 +269,11 @@ public struct BatchRunner: Sendable {
                     return .failure("\(format.rawValue) export: clip \"\(clip.clip)\": the file name \"\(file.relativePath)\" "
                                     + "leaves its folder")
                 }
-                guard taken.insert(clean.lowercased()).inserted else {
-                    return .failure("\(format.rawValue) export: two files are named \(clean)")
+                if let earlier = taken[clean.lowercased()] {
+                    if earlier == file.bytes { continue }
+                    return .failure("\(format.rawValue) export: two different files are named \(clean)")
                 }
+                taken[clean.lowercased()] = file.bytes
                 placed.append((folder + "/" + clean, file.bytes))
             }
         }
@@ -339,11 +355,18 @@ private final class RunState: @unchecked Sendable {
     private var done = 0
     private var failed = false
     private var manifest: BatchManifest
+    /// Whether the manifest on disk differs from ``manifest`` (and must be written at the end).
+    private var dirty: Bool
     let folder: String
+    let statCache: BatchStatCache
+    private let journal: BatchJournal
 
-    init(manifest: BatchManifest, folder: String) {
+    init(manifest: BatchManifest, folder: String, statCache: BatchStatCache, dirty: Bool) {
         self.manifest = manifest
+        self.dirty = dirty
         self.folder = folder
+        self.statCache = statCache
+        self.journal = BatchJournal(folder: folder)
     }
 
     func next(limit: Int) -> Int? {
@@ -365,18 +388,23 @@ private final class RunState: @unchecked Sendable {
     func entry(_ id: String) -> BatchManifest.Entry? { lock.lock(); defer { lock.unlock() }; return manifest.entries[id] }
     func manifestEntries() -> [String: BatchManifest.Entry] { lock.lock(); defer { lock.unlock() }; return manifest.entries }
 
-    func remove(_ id: String) { lock.lock(); manifest.entries[id] = nil; lock.unlock() }
+    func remove(_ id: String) { lock.lock(); manifest.entries[id] = nil; dirty = true; lock.unlock() }
 
-    /// Records a finished export and writes the manifest at once (under the lock, so writes never interleave).
+    /// Records a finished export: in memory, and as a line of the journal, so a run killed from now on keeps it.
     func record(_ id: String, _ entry: BatchManifest.Entry) {
-        lock.lock(); defer { lock.unlock() }
+        lock.lock()
         manifest.entries[id] = entry
-        try? manifest.save(folder: folder)
+        dirty = true
+        lock.unlock()
+        journal.append(id: id, entry: entry)
     }
 
+    /// Writes the manifest (when it changed) and then drops the journal, whose entries it now holds.
     func saveManifest() throws(FileWriteError) {
         lock.lock(); defer { lock.unlock() }
-        try manifest.save(folder: folder)
+        if dirty { try manifest.save(folder: folder) }
+        dirty = false
+        journal.remove()
     }
 }
 

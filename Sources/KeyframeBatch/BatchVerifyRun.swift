@@ -172,7 +172,7 @@ final class BatchVerifyRun: @unchecked Sendable {
                                  failures: failures)
     }
 
-    /// The SHA-256 of everything the verdict depends on (see ``BatchVerifyState``).
+    /// The content hash (``ContentHash``) of everything the verdict depends on (see ``BatchVerifyState``).
     private func key(_ export: BatchExport, inputs: [String: String]?, golden: String) -> String {
         var text = "tool=\(batch.toolVersion)\nconversion=\(batch.fingerprint)\nverify=\(options.fingerprint)\n"
         for (file, hash) in (inputs ?? [:]).sorted(by: { $0.key < $1.key }) { text += "input \(file) \(hash)\n" }
@@ -181,9 +181,9 @@ final class BatchVerifyRun: @unchecked Sendable {
             var info = stat()
             guard lstat(golden + "/" + name, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { continue }
             let bytes = FileManager.default.contents(atPath: golden + "/" + name).map { [UInt8]($0) }
-            text += "golden \(name) " + (bytes.map(ContentHash.sha256) ?? "unreadable") + "\n"
+            text += "golden \(name) " + (bytes.map(ContentHash.digest) ?? "unreadable") + "\n"
         }
-        return ContentHash.sha256(Array(text.utf8))
+        return ContentHash.digest(Array(text.utf8))
     }
 
     // MARK: - End of the run

@@ -5,9 +5,9 @@ import KeyframeJSON
 /// What `keyframe batch --verify` remembers between runs, in `OUT/.keyframe-verify-state.json`: per export, the key
 /// of its last verification and whether it passed.
 ///
-/// The key is the SHA-256 of everything a verdict depends on: the tool version, the conversion options, the verify
+/// The key is the content hash (XXH64) of everything a verdict depends on: the tool version, the conversion options, the verify
 /// options (render settings and criteria), the export's input hashes (as the batch manifest records them) and the
-/// name and SHA-256 of every file in its golden folder. An export whose key is unchanged and that passed last time
+/// name and content hash (XXH64) of every file in its golden folder. An export whose key is unchanged and that passed last time
 /// is not rendered again; any change — an input, an option, a golden file added, removed or edited — verifies it
 /// again. Failures are always verified again, so a failing tree keeps failing (and keeps its diff pictures) on every
 /// run. A missing or unreadable state file only means everything is verified again.

@@ -41,6 +41,13 @@ public struct ImportOptions: Sendable {
 public enum Importer {
     /// Works out which format `url` holds and where its main file is.
     public static func detect(_ url: URL) throws(ImportError) -> (format: DetectedFormat, folder: URL, file: String) {
+        try detect(url, preloaded: [:])
+    }
+
+    /// ``detect(_:)``, taking files from `preloaded` (standardized absolute path → bytes) instead of reading them.
+    static func detect(_ url: URL, preloaded: [String: [UInt8]]) throws(ImportError)
+        -> (format: DetectedFormat, folder: URL, file: String)
+    {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
             throw ImportError(.missingFile(path: url.path, reason: "no such file or folder"))
@@ -54,11 +61,11 @@ public enum Importer {
                 folder = folder.deletingLastPathComponent()
             }
             let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-            let name = try detectMain(in: SourceFolder(url: folder), names: names, path: url.path)
+            let name = try detectMain(in: SourceFolder(url: folder, preloaded: preloaded), names: names, path: url.path)
             return (name.format, folder, name.file)
         }
         let folder = url.standardizedFileURL.deletingLastPathComponent()
-        let name = try detectFile(url.lastPathComponent, in: SourceFolder(url: folder), path: url.path)
+        let name = try detectFile(url.lastPathComponent, in: SourceFolder(url: folder, preloaded: preloaded), path: url.path)
         return (name, folder, url.lastPathComponent)
     }
 
@@ -132,9 +139,20 @@ public enum Importer {
     public static func importDocument(at url: URL, options: ImportOptions = ImportOptions()) throws(ImportError)
         -> Document
     {
-        let (format, folderURL, file) = try detect(url)
-        return try importDocument(from: SourceFolder(url: folderURL), format: format, file: file, path: url.path,
-                                  options: options)
+        try importDocument(at: url, preloaded: [:], options: options)
+    }
+
+    /// Imports the export at `url` like ``importDocument(at:options:)``, taking the files the caller has already
+    /// read from `preloaded` (standardized absolute path → bytes) instead of reading them again; files not in it are
+    /// read from disk. Errors name the files on disk exactly as without `preloaded`.
+    ///
+    /// A batch reads each input file once, hashes those bytes for its manifest and hands them in here.
+    public static func importDocument(at url: URL, preloaded: [String: [UInt8]], options: ImportOptions = ImportOptions())
+        throws(ImportError) -> Document
+    {
+        let (format, folderURL, file) = try detect(url, preloaded: preloaded)
+        return try importDocument(from: SourceFolder(url: folderURL, preloaded: preloaded), format: format, file: file,
+                                  path: url.path, options: options)
     }
 
     /// Reads `file` of `folder` as `format`, then applies the clip, strict and validation options.

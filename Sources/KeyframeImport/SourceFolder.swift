@@ -14,16 +14,26 @@ final class SourceFolder {
     /// The files of an export held in memory (``Importer/importDocument(files:main:options:)``), keyed by relative
     /// path; `nil` for a folder on disk.
     let memory: [String: [UInt8]]?
+    /// Files of a folder on disk that the caller has already read, keyed by standardized absolute path
+    /// (``Importer/importDocument(at:preloaded:options:)``): they are taken from here instead of being read again.
+    let preloaded: [String: [UInt8]]
 
-    init(url: URL) {
+    init(url: URL, preloaded: [String: [UInt8]] = [:]) {
         self.url = url
         self.memory = nil
+        self.preloaded = preloaded
     }
 
     /// A folder whose files are `files` (relative path → bytes), named `name` in errors.
     init(files: [String: [UInt8]], name: String) {
         self.url = URL(fileURLWithPath: "/").appendingPathComponent(name)
         self.memory = files
+        self.preloaded = [:]
+    }
+
+    /// The bytes of `relative` if the caller preloaded them.
+    private func preloadedBytes(_ relative: String) -> [UInt8]? {
+        preloaded.isEmpty ? nil : preloaded[url(for: relative).standardizedFileURL.path]
     }
 
     /// The path of `relative` inside the folder.
@@ -33,6 +43,7 @@ final class SourceFolder {
     /// dangling or looping links are not files to read.
     func fileExists(_ relative: String) -> Bool {
         if let memory { return memory[relative] != nil }
+        if preloadedBytes(relative) != nil { return true }
         var info = stat()
         return stat(url(for: relative).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
@@ -43,7 +54,7 @@ final class SourceFolder {
         guard fileExists(relative) else {
             throw ImportError(.missingFile(path: fileURL.path, reason: "file not found"))
         }
-        if let bytes = memory?[relative] {
+        if let bytes = memory?[relative] ?? preloadedBytes(relative) {
             filesRead.insert(relative)
             return bytes
         }
@@ -89,6 +100,8 @@ final class SourceFolder {
         let bytes: [UInt8]
         if let memory {
             guard let file = memory[relative] else { return nil }
+            bytes = Array(file.prefix(24))
+        } else if let file = preloadedBytes(relative) {
             bytes = Array(file.prefix(24))
         } else {
             guard fileExists(relative) else { return nil }

@@ -31,6 +31,9 @@ struct Batch: ParsableCommand {
                                valueName: "FILE"))
     var inputs: String?
 
+    @Flag(help: "Write each player format as the folder <name>.lottie/ or <name>.ca/ (one <clip>.json per clip), even for one clip.")
+    var playerFolders = false
+
     @Flag(help: "Also render a contact sheet per export into OUT/<path>/preview/<name>.png.")
     var renderPreviews = false
 
@@ -74,6 +77,7 @@ struct Batch: ParsableCommand {
         var options = BatchOptions(toolVersion: Keyframe.configuration.version)
         options.targets = to.isEmpty ? [.normalized] : to.compactMap { BatchTarget(argument: $0) }
         options.previews = renderPreviews
+        options.playerFolders = playerFolders
         options.strict = strict
         options.failFast = failFast
         options.prune = prune

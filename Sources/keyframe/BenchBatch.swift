@@ -36,9 +36,19 @@ struct BenchBatch: ParsableCommand {
         guard !exports.isEmpty else { throw fail("no exports under \(rootURLs.map(\.path).joined(separator: ", "))") }
         let megabytes = Double(exports.reduce(0) { $0 + $1.size }) / 1_000_000
 
+        // Wall time, and the CPU time the process spent meanwhile (all threads): on a loaded machine the wall time of
+        // a single-threaded run swings with what else runs, its CPU time much less.
+        var lastCPU = 0.0
+        func processCPUSeconds() -> Double {
+            var time = timespec()
+            clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &time)
+            return Double(time.tv_sec) + Double(time.tv_nsec) / 1e9
+        }
         func seconds(_ body: () throws -> Void) rethrows -> Double {
+            let cpuStart = processCPUSeconds()
             let start = DispatchTime.now().uptimeNanoseconds
             try body()
+            lastCPU = processCPUSeconds() - cpuStart
             return Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
         }
         var counter = 0
@@ -53,6 +63,7 @@ struct BenchBatch: ParsableCommand {
         }
 
         var bare = Double.infinity, one = Double.infinity, two = Double.infinity, rerun = Double.infinity
+        var bareCPU = Double.infinity, oneCPU = Double.infinity, rerunCPU = Double.infinity, firstCPU = Double.infinity
         var failed = 0
         for _ in 0..<max(1, repetitions) {
             let bareOut = freshFolder()
@@ -62,16 +73,20 @@ struct BenchBatch: ParsableCommand {
                     try? AtomicFile.write(document.jsonBytes(), to: bareOut.path + "/" + export.id + ".json")
                 }
             })
+            bareCPU = min(bareCPU, lastCPU)
             do {
                 var report: BatchReport?
                 one = min(one, try seconds { report = try batch(jobs: 1, into: freshFolder()) })
+                oneCPU = min(oneCPU, lastCPU)
                 failed = report?.count(.failed) ?? 0
                 let out = freshFolder()
                 two = min(two, try seconds { _ = try batch(jobs: 2, into: out) })
+                firstCPU = min(firstCPU, lastCPU)
                 rerun = min(rerun, try seconds {
                     let second = try batch(jobs: 2, into: out)
                     if second.count(.converted) != 0 { throw BatchError(.input, "the no-change run converted something") }
                 })
+                rerunCPU = min(rerunCPU, lastCPU)
             } catch let error as BatchError {
                 throw fail(error.message)
             }
@@ -82,5 +97,8 @@ struct BenchBatch: ParsableCommand {
         print("batch --jobs 1         \(ms(one))   overhead over baseline \(String(format: "%+.1f %%", (one / bare - 1) * 100))")
         print("batch --jobs 2         \(ms(two))   speed-up over --jobs 1 \(String(format: "%.2f×", one / two))")
         print("no-change rerun        \(ms(rerun))   \(String(format: "%.1f %%", rerun / two * 100)) of the first --jobs 2 run")
+        print("CPU time (all threads): bare \(ms(bareCPU)), --jobs 1 \(ms(oneCPU)) (overhead "
+              + "\(String(format: "%+.1f %%", (oneCPU / bareCPU - 1) * 100))), first --jobs 2 \(ms(firstCPU)), rerun "
+              + "\(ms(rerunCPU)) (\(String(format: "%.1f %%", rerunCPU / firstCPU * 100)))")
     }
 }

@@ -22,7 +22,7 @@ enum BatchFixtures {
         return root
     }
 
-    /// Every regular file under `folder` (relative path → bytes), leaving out the lock file.
+    /// Every regular file under `folder` (relative path → bytes), leaving out the lock file and the stat cache (both local to a run and a machine).
     static func snapshot(_ folder: URL) -> [String: [UInt8]] {
         var files: [String: [UInt8]] = [:]
         guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return files }
@@ -30,7 +30,7 @@ enum BatchFixtures {
             var isDirectory: ObjCBool = false
             let path = folder.appendingPathComponent(item).path
             guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
-                !item.hasSuffix(".keyframe-batch.lock")
+                !item.hasSuffix(".keyframe-batch.lock"), !item.hasSuffix(".keyframe-stat-cache.json")
             else { continue }
             files[item] = [UInt8](FileManager.default.contents(atPath: path) ?? Data())
         }

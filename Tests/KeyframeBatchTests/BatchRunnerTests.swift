@@ -31,15 +31,18 @@ final class BatchRunnerTests: XCTestCase {
         return try BatchRunner(exports: exports, output: out, options: options, exporters: exporters).run()
     }
 
-    func testContentHashMatchesPublishedSHA256Vectors() {
-        // FIPS 180-2 appendix B examples.
-        XCTAssertEqual(ContentHash.sha256(Array("abc".utf8)),
-                       "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
-        XCTAssertEqual(ContentHash.sha256([]), "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
-        XCTAssertEqual(ContentHash.sha256(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
-                       "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
-        XCTAssertEqual(ContentHash.sha256([UInt8](repeating: 0x61, count: 1_000_000)),
-                       "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0")
+    func testContentHashMatchesTheReferenceXXH64() {
+        // Values of the reference implementation (python-xxhash 3.x, which wraps the xxHash C library), covering
+        // every path: empty, tail bytes only, 4- and 8-byte tails, full 32-byte stripes, seeds.
+        XCTAssertEqual(ContentHash.digest([]), "ef46db3751d8e999")
+        XCTAssertEqual(ContentHash.digest(Array("abc".utf8)), "44bc2cf5ad770999")
+        XCTAssertEqual(ContentHash.digest(Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)),
+                       "f06103773e8585df")
+        XCTAssertEqual(ContentHash.digest([UInt8](repeating: 0x61, count: 1_000_000)), "dc483aaa9b4fdc40")
+        let mixed = (0..<3).flatMap { _ in (0...255).map { UInt8($0) } } + Array("xyz12".utf8)
+        XCTAssertEqual(ContentHash.digest(mixed), "9b7d50c047818b1b")
+        XCTAssertEqual(ContentHash.xxh64(mixed, seed: 0x9E37_79B9_7F4A_7C15), 0xae82_4fdd_b06b_c2af)
+        XCTAssertEqual(ContentHash.xxh64(Array("0123456789abcdefghijklmnopqrstu".utf8), seed: 1), 0x87aa_1cfb_6939_f788)
     }
 
     func testDiscoveryFindsEveryExportOnceAndMirrorsTheTree() throws {
@@ -146,11 +149,113 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssert(corrupt.notices.contains { $0.contains("is corrupt") && $0.contains("rebuilding") }, "\(corrupt.notices)")
         BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after rebuilding a corrupt manifest")
 
-        try Data(text.replacingOccurrences(of: "\"version\" : 1", with: "\"version\" : 7").utf8).write(to: manifest)
+        try Data(text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 7").utf8).write(to: manifest)
         let newer = try run(root, out, options())
         XCTAssertEqual(newer.count(.converted), 5)
         XCTAssert(newer.notices.contains { $0.contains("newer keyframe") && $0.contains("version 7") }, "\(newer.notices)")
         BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after replacing a newer manifest")
+
+        // Version 1 recorded SHA-256 digests: its entries cannot be compared, so it is rebuilt too.
+        try Data(text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 1").utf8).write(to: manifest)
+        let older = try run(root, out, options())
+        XCTAssertEqual(older.count(.converted), 5)
+        XCTAssert(older.notices.contains { $0.contains("older keyframe") && $0.contains("version 1") }, "\(older.notices)")
+        BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after replacing an older manifest")
+    }
+
+    /// A killed run leaves the previous manifest and a journal of the exports it finished: the next run counts those
+    /// as done, ignores a torn last line, and folds the journal into the manifest. A run that changes nothing
+    /// leaves the manifest untouched.
+    func testJournalOfAKilledRunIsReadAndFoldedIntoTheManifest() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        _ = try run(root, out, options())
+        let good = BatchFixtures.snapshot(out)
+        let manifestURL = out.appendingPathComponent(".keyframe-manifest.json")
+        let manifest = try JSONParser.parse([UInt8](Data(contentsOf: manifestURL)))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent(".keyframe-manifest.journal").path))
+
+        // As if killed after two exports: no manifest yet, two whole journal lines and a torn third.
+        try FileManager.default.removeItem(at: manifestURL)
+        var journal = ""
+        for id in ["set-00/animate-walker", "set-00/flump-hopbot"] {
+            let entry = try XCTUnwrap(manifest["exports"]?[id])
+            journal += String(decoding: JSONWriter.writeCompact(.object(["id": .string(id), "entry": entry])), as: UTF8.self) + "\n"
+        }
+        journal += "{\"id\":\"set-00/bta-spinner\",\"entry\":{\"inp"
+        try Data(journal.utf8).write(to: out.appendingPathComponent(".keyframe-manifest.journal"))
+        let resumed = try run(root, out, options())
+        XCTAssertEqual(resumed.results.filter { $0.status == .upToDate }.map(\.id),
+                       ["set-00/animate-walker", "set-00/flump-hopbot"])
+        XCTAssertEqual(resumed.count(.converted), 3)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent(".keyframe-manifest.journal").path))
+        BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after resuming from a journal")
+
+        let written = try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.modificationDate] as? Date
+        Thread.sleep(forTimeInterval: 0.05)
+        XCTAssertEqual(try run(root, out, options()).count(.upToDate), 5)
+        XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.modificationDate] as? Date, written)
+    }
+
+    /// The stat cache spares reruns the hashing of unchanged files, and never hides a change: a touched file is
+    /// hashed (and found unchanged), a rewrite that restores size and modification time is still caught (its change
+    /// time moved), a file changed moments ago is not trusted, and a corrupt cache only costs hashing.
+    func testStatCacheSkipsHashingUnchangedFilesButNeverHidesAChange() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        let exports = try BatchDiscovery.discover(roots: [root], excluding: out)
+        let fileCount = exports.reduce(0) { $0 + $1.inputFiles.count }
+        let byteCount = exports.reduce(0) { $0 + $1.size }
+        // Files are only trusted by their status once their times are two seconds old.
+        Thread.sleep(forTimeInterval: 2.2)
+
+        let first = try run(root, out, options())
+        XCTAssertEqual(first.count(.converted), 5)
+        XCTAssertEqual(first.inputsRead.files, fileCount, "every input read and hashed once")
+        XCTAssertEqual(first.inputsRead.bytes, byteCount)
+        let converted = BatchFixtures.snapshot(out)
+
+        let second = try run(root, out, options())
+        XCTAssertEqual(second.count(.upToDate), 5)
+        XCTAssertEqual(second.inputsRead.files, 0, "an unchanged tree is checked by status alone")
+
+        // Touched, not changed: hashed, found equal, nothing converted.
+        let json = root.appendingPathComponent("set-00/animate-walker/Animation.json")
+        try FileManager.default.setAttributes([.modificationDate: Date()], ofItemAtPath: json.path)
+        let touched = try run(root, out, options())
+        XCTAssertEqual(touched.count(.upToDate), 5)
+        XCTAssertEqual(touched.inputsRead.files, 1)
+        // Changed moments ago, so its status does not vouch for it yet: hashed again.
+        XCTAssertEqual(try run(root, out, options()).inputsRead.files, 1)
+        BatchFixtures.assertSame(BatchFixtures.snapshot(out), converted, "after touching a file")
+
+        // Same size, same modification time, other bytes: caught through the change time.
+        Thread.sleep(forTimeInterval: 2.2)
+        XCTAssertEqual(try run(root, out, options()).inputsRead.files, 1, "the touched file, now settled and entered")
+        XCTAssertEqual(try run(root, out, options()).inputsRead.files, 0)
+        let png = root.appendingPathComponent("set-00/animate-walker/spritemap1.png")
+        var before = stat()
+        XCTAssertEqual(stat(png.path, &before), 0)
+        var bytes = [UInt8](try Data(contentsOf: png))
+        bytes[bytes.count - 1] ^= 0xFF
+        try Data(bytes).write(to: png)
+        // Restore access and modification times to the nanosecond.
+        let times = [before.st_atim, before.st_mtim]
+        XCTAssertEqual(utimensat(AT_FDCWD, png.path, times, 0), 0)
+        var after = stat()
+        XCTAssertEqual(stat(png.path, &after), 0)
+        XCTAssertEqual(after.st_size, before.st_size)
+        XCTAssertEqual(after.st_mtim.tv_sec, before.st_mtim.tv_sec)
+        XCTAssertEqual(after.st_mtim.tv_nsec, before.st_mtim.tv_nsec)
+        let rewritten = try run(root, out, options())
+        XCTAssertEqual(rewritten.results.filter { $0.status == .converted }.map(\.id), ["set-00/animate-walker"])
+
+        // A corrupt cache: everything hashed, nothing converted, no error.
+        try Data("{ not json".utf8).write(to: out.appendingPathComponent(".keyframe-stat-cache.json"))
+        let uncached = try run(root, out, options())
+        XCTAssertEqual(uncached.count(.upToDate), 5)
+        XCTAssertEqual(uncached.inputsRead.files, fileCount)
+        XCTAssertEqual(uncached.notices, [])
     }
 
     func testCollidingOutputNamesFailBeforeAnyWork() throws {
@@ -227,6 +332,33 @@ final class BatchRunnerTests: XCTestCase {
             XCTAssertEqual((error as? BatchError)?.kind, .usage)
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: work.appendingPathComponent("none").path))
+    }
+
+    /// The real Core Animation exporter in folder layout: one folder per export whatever its clip count, each clip's
+    /// file and the pictures it shares with other clips written once, the bytes the exporter made.
+    func testPlayerFoldersHoldEveryClipAndSharedPicturesOnce() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        guard let exporter = Exporters.exporter(for: .coreAnimation) else { throw XCTSkip("no Core Animation exporter") }
+        var folders = options(targets: [.exporter(.coreAnimation)])
+        folders.playerFolders = true
+        let report = try run(root, out, folders, exporters: [.coreAnimation: exporter])
+        XCTAssertEqual(report.count(.converted), 5, "\(report.results.compactMap(\.error))")
+        let files = BatchFixtures.snapshot(out)
+        for sample in BatchFixtures.samples {
+            let folder = root.appendingPathComponent("set-00/\(sample)")
+            let result = try exporter.export(try Importer.importDocument(at: folder), assetsFolder: folder, options: ExportOptions())
+            XCTAssertNil(files["set-00/\(sample).ca.json"], sample)
+            for clip in result.clips {
+                XCTAssertEqual(files["set-00/\(sample).ca/\(clip.main.relativePath)"], clip.main.bytes, "\(sample) \(clip.clip)")
+                for companion in clip.companions {
+                    XCTAssertEqual(files["set-00/\(sample).ca/\(companion.relativePath)"], companion.bytes, "\(sample) \(companion.relativePath)")
+                }
+            }
+        }
+        // The folder layout is part of the options: switching it converts again.
+        folders.playerFolders = false
+        XCTAssertEqual(try run(root, out, folders, exporters: [.coreAnimation: exporter]).count(.converted), 5)
     }
 
     func testInputsListNamesExportsRelativeToItsFolder() throws {

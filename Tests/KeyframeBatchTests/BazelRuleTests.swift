@@ -5,7 +5,8 @@ import XCTest
 
 /// The `keyframe_convert` Bazel rule (`bazel/keyframe.bzl`) driven by a real Bazel (Debian's `bazel-bootstrap`,
 /// 4.2.3) over a copy of `bazel/example` that uses the freshly built `keyframe`: outputs equal `keyframe convert`'s
-/// bytes, a changed input re-runs only its action, and after `bazel clean` the disk cache serves every action.
+/// and `keyframe export`'s bytes (Lottie and Core Animation as tree artifacts), a changed input re-runs only its
+/// actions, and after `bazel clean` the disk cache serves every action.
 ///
 /// Bazel's server, install tree and caches live in a temporary folder and the server is shut down at the end.
 final class BazelRuleTests: XCTestCase {
@@ -87,38 +88,77 @@ final class BazelRuleTests: XCTestCase {
         return try JSONParser.parse(array).arrayValue ?? []
     }
 
+    /// Every regular file under `folder`, relative path → bytes.
+    private func files(under folder: URL) -> [String: Data] {
+        var found: [String: Data] = [:]
+        guard let enumerator = FileManager.default.enumerator(atPath: folder.path) else { return found }
+        while let item = enumerator.nextObject() as? String {
+            var isDirectory: ObjCBool = false
+            let path = folder.appendingPathComponent(item).path
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue {
+                found[item] = FileManager.default.contents(atPath: path)
+            }
+        }
+        return found
+    }
+
+    private static let mnemonics = ["KeyframeConvert", "KeyframeExportLottie", "KeyframeExportCoreAnimation"]
+
+    private func keyframeSpawns(_ spawns: [JSONValue]) -> [JSONValue] {
+        spawns.filter { Self.mnemonics.contains($0["mnemonic"]?.stringValue ?? "") }
+    }
+
     func testRuleBuildsConvertOutputsRerunsOnlyChangedActionsAndHitsTheDiskCache() throws {
         let names = ["animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot"]
         let first = try build("first.json")
+        // The example asks for normalized JSON of all four, Lottie of walker and hopbot, Core Animation of walker.
         XCTAssertEqual(first.filter { $0["mnemonic"]?.stringValue == "KeyframeConvert" }.count, 4)
+        XCTAssertEqual(first.filter { $0["mnemonic"]?.stringValue == "KeyframeExportLottie" }.count, 2)
+        XCTAssertEqual(first.filter { $0["mnemonic"]?.stringValue == "KeyframeExportCoreAnimation" }.count, 1)
         for spawn in first {
             XCTAssertEqual(spawn["environmentVariables"]?.arrayValue?.count, 0, "actions get no environment")
             for argument in spawn["commandArgs"]?.arrayValue ?? [] {
                 XCTAssertFalse(argument.stringValue?.hasPrefix("/") ?? true, "no absolute paths: \(argument)")
             }
         }
-        let bin = try bazel(["info", "bazel-bin"]).output.split(separator: "\n").last.map(String.init) ?? ""
+        let bin = URL(fileURLWithPath: try bazel(["info", "bazel-bin"]).output.split(separator: "\n").last.map(String.init) ?? "")
         for name in names {
-            let built = try Data(contentsOf: URL(fileURLWithPath: bin).appendingPathComponent("\(name).json"))
+            let built = try Data(contentsOf: bin.appendingPathComponent("\(name).json"))
             let direct = try BatchCLI.run(["convert", workspace.appendingPathComponent("exports/\(name)").path])
             XCTAssertEqual(direct.status, 0, direct.stderr)
             XCTAssertEqual(built, Data(direct.stdout.utf8), "\(name): bazel's output differs from keyframe convert")
         }
+        // The player formats: the tree artifacts hold exactly what `keyframe export -o DIR/` writes.
+        for (name, format, suffix, strict) in [("animate-walker", "lottie", "lottie", false),
+                                               ("animate-walker", "core-animation", "ca", false),
+                                               ("flump-hopbot", "lottie", "lottie", true)] {
+            let direct = work.appendingPathComponent("direct-\(name).\(suffix)")
+            let exported = try BatchCLI.run(["export", workspace.appendingPathComponent("exports/\(name)").path,
+                                             "--to", format, "-o", direct.path + "/"] + (strict ? ["--strict"] : []))
+            XCTAssertEqual(exported.status, 0, exported.stderr)
+            let expected = files(under: direct)
+            XCTAssertFalse(expected.isEmpty)
+            XCTAssertEqual(files(under: bin.appendingPathComponent("\(name).\(suffix)")), expected,
+                           "\(name) \(format): bazel's tree differs from keyframe export")
+        }
 
-        // Change one input: only its action runs.
+        // Change one input: only its actions run (its normalized JSON and its Lottie).
         let library = workspace.appendingPathComponent("exports/flump-hopbot/library.json")
         try Data((try String(contentsOf: library, encoding: .utf8) + "\n").utf8).write(to: library)
         let second = try build("second.json")
-        let rerun = second.filter { $0["mnemonic"]?.stringValue == "KeyframeConvert" }
-        XCTAssertEqual(rerun.count, 1)
-        XCTAssertEqual(rerun.first?["commandArgs"]?.arrayValue?[2].stringValue, "exports/flump-hopbot/library.json")
+        let rerun = keyframeSpawns(second)
+        XCTAssertEqual(rerun.compactMap { $0["mnemonic"]?.stringValue }.sorted(), ["KeyframeConvert", "KeyframeExportLottie"])
+        XCTAssert(rerun.allSatisfy { $0["commandArgs"]?.arrayValue?[2].stringValue == "exports/flump-hopbot/library.json" },
+                  "\(rerun.map { $0["commandArgs"] ?? .null })")
 
-        // After a clean, the disk cache serves every action.
+        // After a clean, the disk cache serves every action, tree artifacts included.
         XCTAssertEqual(try bazel(["clean"]).status, 0)
         let third = try build("third.json")
-        let converts = third.filter { $0["mnemonic"]?.stringValue == "KeyframeConvert" }
-        XCTAssertEqual(converts.count, 4)
-        XCTAssert(converts.allSatisfy { $0["remoteCacheHit"]?.boolValue == true },
-                  "every action from the disk cache: \(converts.map { $0["remoteCacheHit"] ?? .null })")
+        let actions = keyframeSpawns(third)
+        XCTAssertEqual(actions.count, 7)
+        XCTAssert(actions.allSatisfy { $0["remoteCacheHit"]?.boolValue == true },
+                  "every action from the disk cache: \(actions.map { $0["remoteCacheHit"] ?? .null })")
+        XCTAssertEqual(files(under: bin.appendingPathComponent("animate-walker.ca")),
+                       files(under: work.appendingPathComponent("direct-animate-walker.ca")), "the cached tree artifact")
     }
 }

@@ -1,0 +1,155 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#elseif canImport(Musl)
+import Musl
+#endif
+
+/// One input file as a batch read it: its bytes (handed to the importer, so each file is read once), their content
+/// hash, and the file's status at the time, which the ``BatchStatCache`` keeps so that a later run can skip hashing a
+/// file whose status has not changed.
+struct InputSnapshot {
+    /// The whole file.
+    var bytes: [UInt8]
+    /// ``ContentHash/digest(_:)`` of ``bytes``.
+    var digest: String
+    /// The file's status while it was read, or `nil` when it cannot vouch for the content: the file changed while
+    /// it was read, or it was changed so recently that a further change could leave the same status (see
+    /// ``FileStatus/isSettled(before:)``).
+    var status: FileStatus?
+
+    /// Reads and hashes the regular file at `path`.
+    ///
+    /// - Throws: a plain-words reason when the file cannot be opened or read, or is not a regular file.
+    static func read(_ path: String) throws(InputReadError) -> InputSnapshot {
+        let started = Date().timeIntervalSince1970
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw InputReadError(reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var before = stat()
+        guard fstat(fd, &before) == 0 else { throw InputReadError(reason: String(cString: strerror(errno))) }
+        guard (before.st_mode & S_IFMT) == S_IFREG else { throw InputReadError(reason: "it is not a regular file") }
+        // Read to the end whatever the size said (the file may grow), into one buffer sized from the status.
+        var bytes = [UInt8](repeating: 0, count: max(Int(before.st_size), 0) + 1)
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(bytes.count, 1 << 16)) }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw InputReadError(reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        bytes.removeSubrange(filled...)
+        var after = stat()
+        let status = FileStatus(before)
+        let unchanged = fstat(fd, &after) == 0 && FileStatus(after) == status && Int(after.st_size) == filled
+        return InputSnapshot(bytes: bytes, digest: ContentHash.digest(bytes),
+                             status: unchanged && status.isSettled(before: started) ? status : nil)
+    }
+}
+
+/// Why an input file could not be read.
+struct InputReadError: Error {
+    var reason: String
+}
+
+/// What `stat` says about a file that changes whenever its content is written: device, inode, size, modification
+/// and status-change times (to the nanosecond). The status-change time (`ctime`) cannot be set from user space, so
+/// a rewrite that restores the size and the modification time (`touch -r`, `utimes`) still changes it.
+struct FileStatus: Equatable, Sendable {
+    var device: UInt64
+    var inode: UInt64
+    var size: Int64
+    var modified: Timestamp
+    var changed: Timestamp
+
+    /// Seconds and nanoseconds.
+    struct Timestamp: Equatable, Sendable {
+        var seconds: Int64
+        var nanoseconds: Int64
+    }
+
+    init(device: UInt64, inode: UInt64, size: Int64, modified: Timestamp, changed: Timestamp) {
+        self.device = device
+        self.inode = inode
+        self.size = size
+        self.modified = modified
+        self.changed = changed
+    }
+
+    init(_ info: stat) {
+        device = UInt64(info.st_dev)
+        inode = UInt64(info.st_ino)
+        size = Int64(info.st_size)
+        #if canImport(Darwin)
+        modified = Timestamp(seconds: Int64(info.st_mtimespec.tv_sec), nanoseconds: Int64(info.st_mtimespec.tv_nsec))
+        changed = Timestamp(seconds: Int64(info.st_ctimespec.tv_sec), nanoseconds: Int64(info.st_ctimespec.tv_nsec))
+        #else
+        modified = Timestamp(seconds: Int64(info.st_mtim.tv_sec), nanoseconds: Int64(info.st_mtim.tv_nsec))
+        changed = Timestamp(seconds: Int64(info.st_ctim.tv_sec), nanoseconds: Int64(info.st_ctim.tv_nsec))
+        #endif
+    }
+
+    /// The status of the file at `path` (following symbolic links), or `nil` when it is not a regular file.
+    init?(path: String) {
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { return nil }
+        self.init(info)
+    }
+
+    /// Whether both times lie at least ``settleSeconds`` before `time` (seconds since 1970): only then does a later
+    /// write certainly leave a different status. A file written in the same clock tick as (or just after) it was
+    /// read could otherwise keep its status while its content changes — the file system's time stamps are coarser
+    /// than its writes.
+    func isSettled(before time: Double) -> Bool {
+        let newest = max(Double(modified.seconds) + Double(modified.nanoseconds) / 1e9,
+                         Double(changed.seconds) + Double(changed.nanoseconds) / 1e9)
+        return newest <= time - FileStatus.settleSeconds
+    }
+
+    /// How old a file's times must be before its status is trusted: two seconds, the coarsest time stamps in use
+    /// (FAT), well above the clock tick of ext4, XFS, APFS and NTFS.
+    static let settleSeconds = 2.0
+
+    /// One line: `device:inode:size:mtime:ctime`, times as `seconds.nanoseconds`.
+    var text: String {
+        "\(device):\(inode):\(size):\(modified.seconds).\(modified.nanoseconds):\(changed.seconds).\(changed.nanoseconds)"
+    }
+
+    /// Parses ``text``.
+    init?(text: String) {
+        let parts = text.split(separator: ":")
+        guard parts.count == 5, let device = UInt64(parts[0]), let inode = UInt64(parts[1]), let size = Int64(parts[2]),
+            let modified = Timestamp(text: parts[3]), let changed = Timestamp(text: parts[4])
+        else { return nil }
+        self.init(device: device, inode: inode, size: size, modified: modified, changed: changed)
+    }
+}
+
+extension FileStatus.Timestamp {
+    init?(text: Substring) {
+        let parts = text.split(separator: ".")
+        guard parts.count == 2, let seconds = Int64(parts[0]), let nanoseconds = Int64(parts[1]) else { return nil }
+        self.init(seconds: seconds, nanoseconds: nanoseconds)
+    }
+}
+
+/// libc's `read(2)`.
+@inline(__always)
+private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+    #if canImport(Glibc)
+    return Glibc.read(fd, buffer, count)
+    #elseif canImport(Darwin)
+    return Darwin.read(fd, buffer, count)
+    #else
+    return Musl.read(fd, buffer, count)
+    #endif
+}
