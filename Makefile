@@ -5,7 +5,7 @@ BUILD_FLAGS  ?= -c $(CONFIG)
 OUT          ?= out
 KEYFRAME      = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/keyframe
 
-.PHONY: all deps build samples test bench clean fuzz fuzz-smoke test-sanitized
+.PHONY: all deps build samples test bench clean fuzz fuzz-smoke test-sanitized bench-lottie-race
 
 all: build
 
@@ -37,6 +37,16 @@ bench: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench render
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench batch
 
+# The Lottie race (Benchmarks/, a package of its own that links rlottie; Keyframe itself never does): Keyframe's
+# render against rlottie playing Keyframe's own Lottie export of the same clip, raster-only and end to end, one thread
+# each, in the same run. RACE_ARGS passes options (e.g. RACE_ARGS="--frames 96 --repetitions 9"). See
+# docs/performance.md.
+RACE_ARGS ?=
+bench-lottie-race: deps
+	@Scripts/ensure-deps.sh test
+	$(SWIFT) build --package-path Benchmarks --scratch-path Benchmarks/.build -c release --product lottie-race
+	"$$($(SWIFT) build --package-path Benchmarks --scratch-path Benchmarks/.build -c release --show-bin-path)/lottie-race" $(RACE_ARGS)
+
 # libFuzzer targets (Fuzz/, a package of its own, built with ASan into Fuzz/.build): `make fuzz` builds them,
 # `make fuzz SECONDS=N` also runs each for N seconds (-timeout=10 -rss_limit_mb=2048; FUZZ_TARGETS="json png" for
 # some). See docs/robustness.md.
@@ -58,4 +68,4 @@ test-sanitized:
 	$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread $(if $(TSAN_FILTER),--filter $(TSAN_FILTER))
 
 clean:
-	rm -rf .build $(OUT) Fuzz/.build Fuzz/.corpus Fuzz/artifacts
+	rm -rf .build $(OUT) Fuzz/.build Fuzz/.corpus Fuzz/artifacts Benchmarks/.build

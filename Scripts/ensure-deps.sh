@@ -13,6 +13,7 @@
 #   lib:<file>      a shared library of that name in the usual library folders
 #   dpkg            the apt package itself is installed (dpkg-query)
 #   py:<module>     python3 can import <module> (the package is then installed with apt-get)
+# PyPI packages have their own list (pip_packages below): "<pip package> <python module>".
 # Nothing here pipes into `grep -q` (under pipefail that can fail by SIGPIPE on machines with many libraries).
 set -euo pipefail
 
@@ -35,8 +36,16 @@ test_packages=(
   # The Lottie tests play exports with rlottie and validate them against the Lottie schema with jsonschema.
   "librlottie-dev pc:rlottie"
   "python3-jsonschema py:jsonschema"
+  # pip, for the PyPI packages below (thorvg-python).
+  "python3-pip py:pip"
   # The Bazel rule's test builds an example workspace offline with Debian's Bazel.
   "bazel-bootstrap cmd:bazel"
+)
+
+# PyPI packages `make test` needs (pip, only when python3 cannot import the module):
+test_pip_packages=(
+  # The ThorVG conformance test plays Lottie exports with ThorVG (Scripts/thorvg-render.py).
+  "thorvg-python thorvg_python"
 )
 
 case "$mode" in
@@ -67,12 +76,28 @@ present() {
   esac
 }
 
+# Installs the pip packages of the mode whose module python3 cannot import. A failure is reported, not fatal: the
+# tests that need the package skip with a message saying so.
+install_pip_packages() {
+  [ "$mode" = test ] || return 0
+  local line package module
+  for line in "${test_pip_packages[@]}"; do
+    read -r package module <<<"$line"
+    python3 -c "import $module" >/dev/null 2>&1 && continue
+    echo "keyframe: installing $package with pip (for make $mode) ..." >&2
+    python3 -m pip install --quiet "$package" 2>/dev/null \
+      || python3 -m pip install --quiet --user "$package" 2>/dev/null \
+      || python3 -m pip install --quiet --break-system-packages "$package" \
+      || echo "keyframe: pip install $package failed; the tests that need it will be skipped" >&2
+  done
+}
+
 missing=()
 for line in ${wanted[@]+"${wanted[@]}"}; do
   read -r package check <<<"$line"
   present "$package" "$check" || missing+=("$package")
 done
-[ ${#missing[@]} -eq 0 ] && exit 0
+if [ ${#missing[@]} -eq 0 ]; then install_pip_packages; exit 0; fi
 
 echo "keyframe: installing ${missing[*]} (for make $mode) ..." >&2
 if ! command -v apt-get >/dev/null 2>&1; then
@@ -90,3 +115,4 @@ fi
 export DEBIAN_FRONTEND=noninteractive
 $sudo apt-get update -qq || { echo "keyframe: apt-get update failed" >&2; exit 1; }
 $sudo apt-get install -y -qq "${missing[@]}" || { echo "keyframe: apt-get install ${missing[*]} failed" >&2; exit 1; }
+install_pip_packages
