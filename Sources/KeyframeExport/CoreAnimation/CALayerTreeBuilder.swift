@@ -29,17 +29,20 @@ struct CALayerTreeBuilder {
 
     /// A key of a timeline's animations: its time in the group (frames from the group's begin) and the local frame
     /// sampled there.
-    private struct Key {
+    struct Key {
         var time: Double
         var local: Double
     }
 
     /// How a timeline's animations are timed in its layer.
-    private struct Plan {
+    struct Plan {
         var keys: [Key]
         var beginFrame: Double
         var durationFrames: Double
         var repeatForever: Bool
+        /// The local frame at group time 0 when every group time `t` shows local frame `base + t` (direct and
+        /// looping plans); `nil` for a flattened timeline.
+        var base: Double? = nil
     }
 
     let document: Document
@@ -192,7 +195,7 @@ struct CALayerTreeBuilder {
         let tol = 1e-7
         if active.allSatisfy({ abs($0.local - min(max($0.layerTime, lo), hi)) <= tol }) {
             return Plan(keys: locals.map { Key(time: $0 - lo, local: $0) }, beginFrame: lo, durationFrames: hi - lo,
-                        repeatForever: false)
+                        repeatForever: false, base: lo)
         }
         let length = composition.duration.value
         if length > 0, active.allSatisfy({ $0.layerTime >= -tol && abs($0.local - Self.wrap($0.layerTime, length)) <= tol }) {
@@ -200,7 +203,7 @@ struct CALayerTreeBuilder {
             if keys.first.map({ $0.local > tol }) ?? true { keys.insert(Key(time: 0, local: 0), at: 0) }
             // The cycle's last instant holds the last frame's values (the sampler shows no frame between them).
             if let last = keys.last, last.time < length - tol { keys.append(Key(time: length, local: last.local)) }
-            return Plan(keys: keys, beginFrame: 0, durationFrames: length, repeatForever: true)
+            return Plan(keys: keys, beginFrame: 0, durationFrames: length, repeatForever: true, base: 0)
         }
         diagnostics.add(Diagnostic(
             severity: .info, code: "ca-timeline-flattened",
@@ -255,7 +258,13 @@ struct CALayerTreeBuilder {
         }
         var animations: [CAKeyframeAnimationSpec] = []
         let matrices = filled.map(\.transform)
-        if let components = Self.components(matrices) {
+        let source = sourceComponents(node, in: composition, plan: plan)
+        if let source {
+            layer.bounds = source.bounds
+            layer.position = source.position
+            layer.transform = source.transform
+            animations += source.animations
+        } else if let components = Self.components(matrices) {
             layer.position = [components[0].tx, components[0].ty]
             layer.transform = CALayerSpec.transform(Self.matrix(rotation: components[0].rotation,
                                                                  scaleX: components[0].sx, scaleY: components[0].sy))
@@ -275,7 +284,12 @@ struct CALayerTreeBuilder {
                 message: "clip \"\(clipName)\": \(path)/\(node.id) multiplies alpha outside 0…1; its opacity is clamped"))
         }
         layer.opacity = opacity[0][0]
-        animations += linear("opacity", .number, opacity, plan)
+        if let exact = source == nil ? nil : sourceOpacity(node, in: composition, plan: plan),
+            !filled.contains(where: { !(0...1).contains($0.color.alphaMultiplier) }) {
+            animations += exact
+        } else {
+            animations += linear("opacity", .number, opacity, plan)
+        }
         let hidden = nodeStates.map { [$0 == nil ? 1.0 : 0.0] }
         layer.isHidden = hidden[0][0] != 0
         animations += discrete("hidden", .bool, hidden, plan)
@@ -497,7 +511,7 @@ struct CALayerTreeBuilder {
 
     /// A linear animation through `values` at the plan's keys, without the keys linear interpolation reproduces;
     /// none when the value never changes.
-    private func linear(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: [[Double]],
+    func linear(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: [[Double]],
                         _ plan: Plan) -> [CAKeyframeAnimationSpec] {
         guard plan.durationFrames > 0, values.count > 1, !Self.allEqual(values) else { return [] }
         let times = plan.keys.map { $0.time / plan.durationFrames }
