@@ -5,7 +5,7 @@ import KeyframeModel
 import KeyframeTestSupport
 import XCTest
 
-/// Source easing written as Core Animation timing functions (docs/core-animation.md §5.3): the curves themselves, the
+/// Source easing written as Core Animation timing functions (docs/core-animation.md §5.1): the curves themselves, the
 /// player's evaluation of them against Chromium's, and exported layer trees that match the sampler between frames
 /// too, where the export is exact.
 final class CoreAnimationEasingTests: XCTestCase {

@@ -11,7 +11,7 @@ extension CALayerTreeBuilder {
     }
 
     /// The node's transform as Core Animation's component key paths keyed at the source's own keyframes
-    /// (docs/core-animation.md §5.3), or `nil` when components cannot say it exactly and the caller samples the
+    /// (docs/core-animation.md §5.1), or `nil` when components cannot say it exactly and the caller samples the
     /// node's matrix per frame.
     ///
     /// The model's local transform is `T(position) · R(rotation) · K(skew) · S(scale) · T(−pivot)`; a layer's is

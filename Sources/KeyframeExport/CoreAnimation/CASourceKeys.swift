@@ -2,7 +2,7 @@ import KeyframeEngine
 import KeyframeModel
 
 /// A track's own keyframes as the keys of one `CAKeyframeAnimation`, with each segment's easing written as the
-/// `CAMediaTimingFunction` that draws the same curve (docs/core-animation.md §5.3).
+/// `CAMediaTimingFunction` that draws the same curve (docs/core-animation.md §5.1).
 ///
 /// Exact easings: ``Easing/linear``; ``Easing/hold`` (the value stays to the next key, then a second key at the same
 /// key time jumps); ``Easing/cubicBezier(x1:y1:x2:y2:)`` as it is; Flash's and Flump's quadratics, which are
