@@ -62,7 +62,15 @@ struct CALayerTreeBuilder {
         var sprite: String
         var color: ColorTransform
     }
-    private var states: [String: [Double: [Pose.NodeState?]]] = [:]
+    /// Node states already sampled, shared by the builders of one export (a composition nested in several clips is
+    /// sampled once per local frame).
+    let cache: StateCache
+
+    /// The top-level node states of compositions by composition id and local frame.
+    final class StateCache {
+        var states: [String: [Double: [Pose.NodeState?]]] = [:]
+        init() {}
+    }
     private var topLevelPaths: [String: [String: Int]] = [:]
     private var clipName = ""
 
@@ -73,9 +81,10 @@ struct CALayerTreeBuilder {
     /// Two numbers closer than this are the same value.
     static let tolerance = 1e-9
 
-    init(document: Document, sampler: PoseSampler) {
+    init(document: Document, sampler: PoseSampler, cache: StateCache = StateCache()) {
         self.document = document
         self.sampler = sampler
+        self.cache = cache
         fps = document.frameRate.framesPerSecond
         var compositions: [String: Composition] = [:]
         for composition in document.compositions where compositions[composition.id] == nil {
@@ -220,7 +229,7 @@ struct CALayerTreeBuilder {
 
     /// The top-level node states of composition `id` at `local` by node index (nil: not drawn), sampled once.
     private mutating func nodeStates(_ id: String, local: Double) -> [Pose.NodeState?] {
-        if let known = states[id]?[local] { return known }
+        if let known = cache.states[id]?[local] { return known }
         let nodes = compositions[id]?.nodes ?? []
         if topLevelPaths[id] == nil {
             var paths: [String: Int] = [:]
@@ -233,7 +242,7 @@ struct CALayerTreeBuilder {
         for state in pose.nodes {
             if let index = paths[state.path] { result[index] = state }
         }
-        states[id, default: [:]][local] = result
+        cache.states[id, default: [:]][local] = result
         return result
     }
 
