@@ -70,7 +70,7 @@ extension Array: JSONRepresentable where Element: JSONRepresentable {
         for element in try json.array() { result.append(try Element(json: element)) }
         self = result
     }
-    public var json: JSONValue { .array(map(\.json)) }
+    public var json: JSONValue { .array(map { $0.json }) }
 }
 
 extension JSONCursor {

@@ -69,13 +69,17 @@ public struct Track<Value: Sendable & Hashable>: Sendable, Hashable {
     }
 
     /// The index of the keyframe in effect at `frame` (the last one at or before it), or `nil` before the first.
+    ///
+    /// Inlinable so that the engine's sampler, which calls it for every track of every node at every frame, gets a
+    /// copy specialized for the value type instead of a generic call.
+    @inlinable
     public func keyframeIndex(at frame: Frames) -> Int? {
         var low = 0
         var high = keyframes.count - 1
         var found: Int? = nil
         while low <= high {
             let middle = (low + high) / 2
-            if keyframes[middle].frame <= frame {
+            if !(frame.value < keyframes[middle].frame.value) {
                 found = middle
                 low = middle + 1
             } else {

@@ -17,6 +17,8 @@ public struct PoseSampler: Sendable {
     public let document: Document
     private let compositions: [String: Composition]
     private let indices: [String: [String: Int]]
+    /// Each composition's node hierarchy, worked out once (it does not change with time).
+    private let structures: [String: Structure]
     private let sprites: [String: Sprite]
     private let meshes: [String: MeshGeometry]
 
@@ -32,6 +34,9 @@ public struct PoseSampler: Sendable {
         }
         self.compositions = compositions
         self.indices = indices
+        var structures: [String: Structure] = [:]
+        for (id, composition) in compositions { structures[id] = Structure(composition, indices: indices[id] ?? [:]) }
+        self.structures = structures
         var sprites: [String: Sprite] = [:]
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
@@ -108,6 +113,42 @@ public struct PoseSampler: Sendable {
         var collectNodes: Bool
     }
 
+    /// A composition's node hierarchy by node index: what sampling asked of node ids at every frame before.
+    private final class Structure: Sendable {
+        /// The parent's index; `nil` without a parent; ``missingParent`` when the parent id names no node.
+        let parents: [Int?]
+        /// Ancestor indices, nearest first (stopping at a missing parent, and after as many steps as nodes).
+        let ancestors: [[Int]]
+        /// Whether the node is a mask or below one (drawn only into masks).
+        let underMask: [Bool]
+        /// The index of the mask that limits the node (its own `maskedBy`, else its nearest ancestor's), when that
+        /// names a node.
+        let maskNode: [Int?]
+
+        static let missingParent = -1
+
+        init(_ composition: Composition, indices: [String: Int]) {
+            let nodes = composition.nodes
+            parents = nodes.map { node in node.parent.map { indices[$0] ?? Structure.missingParent } }
+            var ancestors: [[Int]] = []
+            for node in nodes {
+                var result: [Int] = []
+                var current = node.parent
+                while let id = current, let parentIndex = indices[id], result.count < nodes.count {
+                    result.append(parentIndex)
+                    current = nodes[parentIndex].parent
+                }
+                ancestors.append(result)
+            }
+            self.ancestors = ancestors
+            underMask = nodes.indices.map { i in nodes[i].isMask || ancestors[i].contains { nodes[$0].isMask } }
+            maskNode = nodes.indices.map { i in
+                let id = nodes[i].maskedBy ?? ancestors[i].lazy.compactMap { nodes[$0].maskedBy }.first
+                return id.flatMap { indices[$0] }
+            }
+        }
+    }
+
     private struct NodeFrame {
         var transform: Matrix2D
         var color: ColorTransform
@@ -121,7 +162,9 @@ public struct PoseSampler: Sendable {
     private func emit(compositionID: String, local: Double, elapsed: Double, playhead: Playhead, linear: Bool, transform: Matrix2D,
                       color: ColorTransform, blend: BlendMode, masks: [Int], path: String, depth: Int,
                       into pose: inout Pose, context: inout Context) {
-        guard depth < PoseSampler.maximumDepth, let composition = compositions[compositionID] else { return }
+        guard depth < PoseSampler.maximumDepth, let composition = compositions[compositionID],
+            let structure = structures[compositionID]
+        else { return }
         let frame = Frames(local)
         let nodes = composition.nodes
         var states: [NodeFrame?] = Array(repeating: nil, count: nodes.count)
@@ -132,24 +175,25 @@ public struct PoseSampler: Sendable {
         var bones: [String: Matrix2D] = [:]
         if !meshes.isEmpty {
             for (index, node) in nodes.enumerated() where node.kind == .bone {
-                bones[node.id] = resolve(index, in: composition, at: frame, parentDefault: (transform, color, blend),
-                                         states: &states, skeleton: skeleton)?.transform
+                bones[node.id] = resolve(index, in: composition, structure, at: frame,
+                                         parentDefault: (transform, color, blend), states: &states,
+                                         skeleton: skeleton)?.transform
             }
         }
 
         for nodeIndex in drawOrder(of: composition, at: frame) {
-            guard let state = resolve(nodeIndex, in: composition, at: frame, parentDefault: (transform, color, blend),
-                                      states: &states, skeleton: skeleton)
+            guard let state = resolve(nodeIndex, in: composition, structure, at: frame,
+                                      parentDefault: (transform, color, blend), states: &states, skeleton: skeleton)
             else { continue }
+            if structure.underMask[nodeIndex] { continue }
             let node = nodes[nodeIndex]
-            if isUnderMask(nodeIndex, in: composition) { continue }
             var itemMasks = masks
-            if let maskID = nearestMask(nodeIndex, in: composition), let maskNode = indices[compositionID]?[maskID] {
+            if let maskNode = structure.maskNode[nodeIndex] {
                 if let existing = maskIndex[maskNode] {
                     itemMasks.append(existing)
                 } else {
                     var shapes = Pose()
-                    collectMask(maskNode, in: composition, compositionID: compositionID, local: local, elapsed: elapsed, playhead: playhead,
+                    collectMask(maskNode, in: composition, structure, local: local, elapsed: elapsed, playhead: playhead,
                                 linear: linear, parent: (transform, color, blend), states: &states, path: path,
                                 depth: depth, into: &shapes, context: &context)
                     pose.masks.append(shapes.items)
@@ -245,21 +289,20 @@ public struct PoseSampler: Sendable {
     }
 
     /// The local state of node `index`, with its ancestors resolved first; `nil` when an ancestor is missing.
-    private func resolve(_ index: Int, in composition: Composition, at frame: Frames,
+    private func resolve(_ index: Int, in composition: Composition, _ structure: Structure, at frame: Frames,
                          parentDefault: (Matrix2D, ColorTransform, BlendMode), states: inout [NodeFrame?],
                          skeleton: [Int: Matrix2D]? = nil) -> NodeFrame? {
         if let known = states[index] { return known }
-        let node = composition.nodes[index]
         var parentState = NodeFrame(transform: parentDefault.0, color: parentDefault.1, blend: parentDefault.2,
                                     visible: true, masks: [])
-        if let parentID = node.parent {
-            guard let parentIndex = indices[composition.id]?[parentID],
-                let resolved = resolve(parentIndex, in: composition, at: frame, parentDefault: parentDefault, states: &states,
-                                       skeleton: skeleton)
+        if let parentIndex = structure.parents[index] {
+            guard parentIndex != Structure.missingParent,
+                let resolved = resolve(parentIndex, in: composition, structure, at: frame, parentDefault: parentDefault,
+                                       states: &states, skeleton: skeleton)
             else { return nil }
             parentState = resolved
         }
-        let tracks = node.tracks
+        let tracks = composition.nodes[index].tracks
         let components = TransformComponents(
             position: tracks.position?.value(at: frame) ?? .zero, scale: tracks.scale?.value(at: frame) ?? .one,
             rotation: tracks.rotation?.value(at: frame) ?? Degrees(0), skew: tracks.skew?.value(at: frame) ?? Degrees(0),
@@ -291,37 +334,15 @@ public struct PoseSampler: Sendable {
         }
     }
 
-    private func ancestors(_ index: Int, in composition: Composition) -> [Int] {
-        var result: [Int] = []
-        var current = composition.nodes[index].parent
-        while let id = current, let parentIndex = indices[composition.id]?[id], result.count < composition.nodes.count {
-            result.append(parentIndex)
-            current = composition.nodes[parentIndex].parent
-        }
-        return result
-    }
-
-    private func isUnderMask(_ index: Int, in composition: Composition) -> Bool {
-        composition.nodes[index].isMask || ancestors(index, in: composition).contains { composition.nodes[$0].isMask }
-    }
-
-    private func nearestMask(_ index: Int, in composition: Composition) -> String? {
-        if let mask = composition.nodes[index].maskedBy { return mask }
-        for ancestor in ancestors(index, in: composition) {
-            if let mask = composition.nodes[ancestor].maskedBy { return mask }
-        }
-        return nil
-    }
-
     /// Samples the mask node and its descendants into a list of shapes.
-    private func collectMask(_ maskIndex: Int, in composition: Composition, compositionID: String, local: Double,
+    private func collectMask(_ maskIndex: Int, in composition: Composition, _ structure: Structure, local: Double,
                              elapsed: Double, playhead: Playhead, linear: Bool, parent: (Matrix2D, ColorTransform, BlendMode),
                              states: inout [NodeFrame?], path: String, depth: Int, into pose: inout Pose,
                              context: inout Context) {
         let frame = Frames(local)
         var quiet = Context(collectNodes: false)
-        for index in composition.nodes.indices where index == maskIndex || ancestors(index, in: composition).contains(maskIndex) {
-            guard let state = resolve(index, in: composition, at: frame, parentDefault: parent, states: &states),
+        for index in composition.nodes.indices where index == maskIndex || structure.ancestors[index].contains(maskIndex) {
+            guard let state = resolve(index, in: composition, structure, at: frame, parentDefault: parent, states: &states),
                 state.visible
             else { continue }
             emitContent(of: composition.nodes[index], state: state, masks: [], composition: composition, frame: frame,

@@ -97,7 +97,7 @@ extension CAKeyframeAnimationSpec: JSONRepresentable {
         [
             "keyPath": .string(keyPath), "valueType": .string(valueType.rawValue),
             "values": .array(values.map { CAValueCoding.encode($0, as: valueType) }),
-            "keyTimes": keyTimes.json, "timingFunctions": .array(timingFunctions.map(\.json)),
+            "keyTimes": keyTimes.json, "timingFunctions": .array(timingFunctions.map { $0.json }),
             "calculationMode": .string(calculationMode), "beginTime": .number(beginTime), "duration": .number(duration),
             "timeOffset": .number(timeOffset), "speed": .number(speed), "repeatCount": .number(repeatCount),
             "repeatDuration": .number(repeatDuration), "autoreverses": .bool(autoreverses),

@@ -29,17 +29,20 @@ struct CALayerTreeBuilder {
 
     /// A key of a timeline's animations: its time in the group (frames from the group's begin) and the local frame
     /// sampled there.
-    private struct Key {
+    struct Key {
         var time: Double
         var local: Double
     }
 
     /// How a timeline's animations are timed in its layer.
-    private struct Plan {
+    struct Plan {
         var keys: [Key]
         var beginFrame: Double
         var durationFrames: Double
         var repeatForever: Bool
+        /// The local frame at group time 0 when every group time `t` shows local frame `base + t` (direct and
+        /// looping plans); `nil` for a flattened timeline.
+        var base: Double? = nil
     }
 
     let document: Document
@@ -59,7 +62,15 @@ struct CALayerTreeBuilder {
         var sprite: String
         var color: ColorTransform
     }
-    private var states: [String: [Double: [Pose.NodeState?]]] = [:]
+    /// Node states already sampled, shared by the builders of one export (a composition nested in several clips is
+    /// sampled once per local frame).
+    let cache: StateCache
+
+    /// The top-level node states of compositions by composition id and local frame.
+    final class StateCache {
+        var states: [String: [Double: [Pose.NodeState?]]] = [:]
+        init() {}
+    }
     private var topLevelPaths: [String: [String: Int]] = [:]
     private var clipName = ""
 
@@ -70,9 +81,10 @@ struct CALayerTreeBuilder {
     /// Two numbers closer than this are the same value.
     static let tolerance = 1e-9
 
-    init(document: Document, sampler: PoseSampler) {
+    init(document: Document, sampler: PoseSampler, cache: StateCache = StateCache()) {
         self.document = document
         self.sampler = sampler
+        self.cache = cache
         fps = document.frameRate.framesPerSecond
         var compositions: [String: Composition] = [:]
         for composition in document.compositions where compositions[composition.id] == nil {
@@ -192,7 +204,7 @@ struct CALayerTreeBuilder {
         let tol = 1e-7
         if active.allSatisfy({ abs($0.local - min(max($0.layerTime, lo), hi)) <= tol }) {
             return Plan(keys: locals.map { Key(time: $0 - lo, local: $0) }, beginFrame: lo, durationFrames: hi - lo,
-                        repeatForever: false)
+                        repeatForever: false, base: lo)
         }
         let length = composition.duration.value
         if length > 0, active.allSatisfy({ $0.layerTime >= -tol && abs($0.local - Self.wrap($0.layerTime, length)) <= tol }) {
@@ -200,7 +212,7 @@ struct CALayerTreeBuilder {
             if keys.first.map({ $0.local > tol }) ?? true { keys.insert(Key(time: 0, local: 0), at: 0) }
             // The cycle's last instant holds the last frame's values (the sampler shows no frame between them).
             if let last = keys.last, last.time < length - tol { keys.append(Key(time: length, local: last.local)) }
-            return Plan(keys: keys, beginFrame: 0, durationFrames: length, repeatForever: true)
+            return Plan(keys: keys, beginFrame: 0, durationFrames: length, repeatForever: true, base: 0)
         }
         diagnostics.add(Diagnostic(
             severity: .info, code: "ca-timeline-flattened",
@@ -217,7 +229,7 @@ struct CALayerTreeBuilder {
 
     /// The top-level node states of composition `id` at `local` by node index (nil: not drawn), sampled once.
     private mutating func nodeStates(_ id: String, local: Double) -> [Pose.NodeState?] {
-        if let known = states[id]?[local] { return known }
+        if let known = cache.states[id]?[local] { return known }
         let nodes = compositions[id]?.nodes ?? []
         if topLevelPaths[id] == nil {
             var paths: [String: Int] = [:]
@@ -230,7 +242,7 @@ struct CALayerTreeBuilder {
         for state in pose.nodes {
             if let index = paths[state.path] { result[index] = state }
         }
-        states[id, default: [:]][local] = result
+        cache.states[id, default: [:]][local] = result
         return result
     }
 
@@ -255,7 +267,13 @@ struct CALayerTreeBuilder {
         }
         var animations: [CAKeyframeAnimationSpec] = []
         let matrices = filled.map(\.transform)
-        if let components = Self.components(matrices) {
+        let source = sourceComponents(node, in: composition, plan: plan)
+        if let source {
+            layer.bounds = source.bounds
+            layer.position = source.position
+            layer.transform = source.transform
+            animations += source.animations
+        } else if let components = Self.components(matrices) {
             layer.position = [components[0].tx, components[0].ty]
             layer.transform = CALayerSpec.transform(Self.matrix(rotation: components[0].rotation,
                                                                  scaleX: components[0].sx, scaleY: components[0].sy))
@@ -275,7 +293,12 @@ struct CALayerTreeBuilder {
                 message: "clip \"\(clipName)\": \(path)/\(node.id) multiplies alpha outside 0…1; its opacity is clamped"))
         }
         layer.opacity = opacity[0][0]
-        animations += linear("opacity", .number, opacity, plan)
+        if let exact = source == nil ? nil : sourceOpacity(node, in: composition, plan: plan),
+            !filled.contains(where: { !(0...1).contains($0.color.alphaMultiplier) }) {
+            animations += exact
+        } else {
+            animations += linear("opacity", .number, opacity, plan)
+        }
         let hidden = nodeStates.map { [$0 == nil ? 1.0 : 0.0] }
         layer.isHidden = hidden[0][0] != 0
         animations += discrete("hidden", .bool, hidden, plan)
@@ -497,7 +520,7 @@ struct CALayerTreeBuilder {
 
     /// A linear animation through `values` at the plan's keys, without the keys linear interpolation reproduces;
     /// none when the value never changes.
-    private func linear(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: [[Double]],
+    func linear(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: [[Double]],
                         _ plan: Plan) -> [CAKeyframeAnimationSpec] {
         guard plan.durationFrames > 0, values.count > 1, !Self.allEqual(values) else { return [] }
         let times = plan.keys.map { $0.time / plan.durationFrames }

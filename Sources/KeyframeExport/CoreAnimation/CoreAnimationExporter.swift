@@ -19,6 +19,7 @@ public struct CoreAnimationExporter: DocumentExporter {
         }
         let clips = try select(document, options.clips)
         let sampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
+        let cache = CALayerTreeBuilder.StateCache()
         var diagnostics = DiagnosticCollector()
         var exported: [ExportedClip] = []
         var imageBytes: [String: [UInt8]] = [:]
@@ -27,7 +28,7 @@ public struct CoreAnimationExporter: DocumentExporter {
         let spriteByID = Dictionary(document.assets.sprites.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let imageByID = Dictionary(document.assets.images.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         for clip in clips {
-            var builder = CALayerTreeBuilder(document: document, sampler: sampler)
+            var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache)
             let root = builder.build(clip: clip)
             for diagnostic in builder.diagnostics.diagnostics { diagnostics.add(diagnostic) }
             var images: [CALayerTreeDocument.Image] = []
