@@ -27,15 +27,39 @@ final class LottieExportTests: XCTestCase {
     func testExportedTransformsMatchThePoseAtEveryFrame() throws {
         for profile in LottieExportSettings.Profile.allCases {
             for sample in Self.samples {
-                let (document, library) = try load(sample)
+                let url = TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent(sample)
+                try checkPose(url, name: sample, profile: profile, frameLimit: nil)
+            }
+        }
+    }
+
+    /// The same reading for every Animate, DragonBones and Flump corpus export (portable profile): the first clip,
+    /// first, middle and last frame (`KEYFRAME_LOTTIE_CORPUS_FRAMES` spread frames when set).
+    func testCorpusExportsMatchThePose() throws {
+        let limit = Int(ProcessInfo.processInfo.environment["KEYFRAME_LOTTIE_CORPUS_FRAMES"] ?? "") ?? 3
+        var exports: [URL] = []
+        for corpus in ["animate_atlas", "dragonbones", "flump", "flump_xml"] {
+            exports += (try? TestPaths.corpus(corpus)) ?? []
+        }
+        if exports.isEmpty { throw XCTSkip("no corpus") }
+        for url in exports {
+            try checkPose(url, name: url.lastPathComponent, profile: .portable, frameLimit: limit, firstClipOnly: true)
+        }
+    }
+
+    private func checkPose(_ url: URL, name sample: String, profile: LottieExportSettings.Profile, frameLimit: Int?,
+                           firstClipOnly: Bool = false) throws {
+                let document = try Importer.importDocument(at: url)
+                let library = try AtlasLibrary(document: document, folder: try Importer.detect(url).folder)
                 var options = ExportOptions()
                 options.lottie.profile = profile
-                let result = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                let clips = firstClipOnly ? Array(document.clips.prefix(1)) : document.clips
+                let result = try LottieExporter().exportWithReports(document, library: library, clips: clips,
                                                                    options: options).result
                 let sampler = PoseSampler(document: document)
                 let scene = RenderScene(document: document, library: library)
                 var worst = 0.0
-                for (clip, exported) in zip(document.clips, result.clips) {
+                for (clip, exported) in zip(clips, result.clips) {
                     let lottie = try LottieTestSampler(json: exported.main.bytes)
                     let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
                                                     fps: document.frameRate.framesPerSecond, selection: .all)
@@ -43,21 +67,28 @@ final class LottieExportTests: XCTestCase {
                     XCTAssertEqual(lottie.frameCount, plans.count)
                     let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                                         d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
-                    for (index, plan) in plans.enumerated() {
+                    var chosen = Array(plans.indices)
+                    if let frameLimit, plans.count > frameLimit, frameLimit > 1 {
+                        chosen = (0..<frameLimit).map { $0 * (plans.count - 1) / (frameLimit - 1) }
+                    }
+                    for index in chosen {
+                        let plan = plans[index]
                         let context = "\(sample)/\(clip.name) [\(profile)] frame \(index)"
                         let items = sampler.sample(clip: clip, time: plan.layers[0].time).items.filter { $0.mesh == nil }
-                        let layers = lottie.visibleImages(at: Double(index))
+                        let layers = try lottie.drawn(at: Double(index))
                         guard layers.count == items.count else {
                             XCTFail("\(context): \(layers.count) image layers show, the pose draws \(items.count)")
                             continue
                         }
-                        for (item, layer) in zip(items, layers) {
-                            XCTAssertTrue(layer.name == item.path || layer.name.hasPrefix(item.path + "#"),
+                        for (item, shown) in zip(items, layers) {
+                            let layer = shown.layer
+                            XCTAssertTrue(layer.name == item.path || item.path.hasSuffix(">" + layer.name)
+                                              || layer.name.hasPrefix(item.path + "#"),
                                           "\(context): layer \(layer.name) where the pose draws \(item.path)")
                             guard let sprite = library.sprite(item.sprite), let refID = layer.refID,
                                 let picture = lottie.images[refID]
                             else { XCTFail("\(context): \(layer.name) has no picture"); continue }
-                            let world = try lottie.worldMatrix(layer, at: Double(index))
+                            let world = shown.world
                             let expected = view.concatenating(item.transform)
                             let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
                             for (u, v) in corners {
@@ -69,16 +100,15 @@ final class LottieExportTests: XCTestCase {
                                                          "\(context): \(layer.name) corner (\(u), \(v))")
                             }
                             if item.color.alphaOffset == 0, (0...1).contains(item.color.alphaMultiplier) {
-                                XCTAssertEqual(try lottie.opacity(layer, at: Double(index)), item.color.alphaMultiplier,
+                                XCTAssertEqual(shown.opacity, item.color.alphaMultiplier,
                                                accuracy: 0.1 / 255 + 1e-9, "\(context): \(layer.name) opacity")
                             }
                         }
                     }
                 }
                 print("LottieExportTests: \(sample) [\(profile)] worst corner error \(worst) px")
-            }
-        }
     }
+
 
     /// Every export of every sample, both profiles and both image modes, validates against the Lottie
     /// specification's JSON Schema (Scripts/validate-lottie.py, draft 2020-12), and a broken file does not.
