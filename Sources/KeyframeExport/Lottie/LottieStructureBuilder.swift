@@ -398,7 +398,10 @@ struct LottieStructureBuilder {
                 if abs(color.alphaOffset) > 1e-9 || color.alphaMultiplier > 1 + 1e-9 || color.alphaMultiplier < -1e-9 {
                     throw Unsupported(reason: "\(path)/\(node.id) has a colour offset on alpha or alpha beyond 0…1")
                 }
-                let rgb = tint.concatenating(CALayerTreeBuilder.withoutAlpha(color))
+                // Everything above, alpha included: players composite a translucent precomp as a group (rlottie,
+                // ThorVG), the model multiplies each picture, so an instance's alpha goes into its content's layers.
+                let full = tint.concatenating(color)
+                let rgb = CALayerTreeBuilder.withoutAlpha(full)
                 switch held.keyframe.value {
                 case .sprite(let spriteID):
                     guard sprites[spriteID] != nil else { continue }
@@ -411,8 +414,8 @@ struct LottieStructureBuilder {
                     }
                 case .composition(let instance):
                     guard contentBounds(instance.composition, depth: depth + 1) != nil else { continue }
-                    let tintKey = LottieImageTable.key(of: rgb)
-                    tints[tintKey] = rgb
+                    let tintKey = LottieImageTable.key(of: full)
+                    tints[tintKey] = full
                     shown[index][k] = .composition(held.keyframe.frame.value, tintKey)
                 case .mesh:
                     let name = "\(path)/\(node.id)"
@@ -426,7 +429,18 @@ struct LottieStructureBuilder {
                 }
             }
         }
-        // A tint that changes over a nested composition cuts its run: each colour is a precomp of its own.
+        // A tint that changes over a nested composition cuts its run: each colour is a precomp of its own. An alpha
+        // that changes would make a copy per frame: the clip is written flattened instead.
+        for (index, node) in nodes.enumerated() {
+            var spanAlpha: [Double: Double] = [:]
+            for case .composition(let start, let tintKey)? in shown[index] {
+                let alpha = tints[tintKey]?.alphaMultiplier ?? 1
+                if let known = spanAlpha[start], abs(known - alpha) > 1e-9 {
+                    throw Unsupported(reason: "the opacity of \(path)/\(node.id) changes over its nested composition")
+                }
+                spanAlpha[start] = alpha
+            }
+        }
         // Which nodes get layers: those that show something and their ancestors.
         var needed = shown.map { $0.contains { $0 != nil } }
         var hasChildren = Array(repeating: false, count: nodes.count)
@@ -508,7 +522,8 @@ struct LottieStructureBuilder {
                 } else {
                     parentNorm = parentOf[index].map { p in spaceMatrices[p].map(Self.norm).max() ?? 1 } ?? 1
                 }
-                let opacity = span.map { [100 * (keyStates[$0][index]?.color.alphaMultiplier ?? 0)] }
+                var opacity = span.map { [100 * tint.alphaMultiplier * (keyStates[$0][index]?.color.alphaMultiplier ?? 0)] }
+                if case .composition = run.shown { opacity = span.map { _ in [100] } }
                 let spanHeld = span.dropLast().map { held[$0] }
                 var extra: [String: JSONValue] = [:]
                 let placement: Matrix2D
