@@ -49,8 +49,74 @@ final class LottieExportTests: XCTestCase {
 
     private func checkPose(_ url: URL, name sample: String, profile: LottieExportSettings.Profile, frameLimit: Int?,
                            firstClipOnly: Bool = false) throws {
-                let document = try Importer.importDocument(at: url)
-                let library = try AtlasLibrary(document: document, folder: try Importer.detect(url).folder)
+        let document = try Importer.importDocument(at: url)
+        let library = try AtlasLibrary(document: document, folder: try Importer.detect(url).folder)
+        try checkPose(document, library: library, name: sample, profile: profile, frameLimit: frameLimit,
+                      firstClipOnly: firstClipOnly)
+    }
+
+    /// Every nested composition time rule (format.md §4.7) through precomp time remapping: the samples whose clips
+    /// show nested compositions, with every instance switched to each loop mode, both clocks, and a first frame of 3
+    /// (`keepsTime` on the independent ones), read back independently and matched to the pose at every frame in
+    /// both profiles.
+    func testNestedCompositionTimeRulesMatchThePose() throws {
+        var checked = 0
+        for sample in ["animate-walker", "bta-spinner", "flump-hopbot"] {
+            let url = TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent(sample)
+            let original = try Importer.importDocument(at: url)
+            let library = try AtlasLibrary(document: original, folder: try Importer.detect(url).folder)
+            for loop in LoopMode.allCases {
+                for clock in CompositionClock.allCases {
+                    var document = original
+                    for c in document.compositions.indices {
+                        for n in document.compositions[c].nodes.indices {
+                            guard var track = document.compositions[c].nodes[n].tracks.content else { continue }
+                            for k in track.keyframes.indices {
+                                if case .composition(var instance) = track.keyframes[k].value {
+                                    instance.loop = loop
+                                    instance.clock = clock
+                                    instance.firstFrame = Frames(3)
+                                    instance.keepsTime = clock == .independent
+                                    track.keyframes[k].value = .composition(instance)
+                                    checked += 1
+                                }
+                            }
+                            document.compositions[c].nodes[n].tracks.content = track
+                        }
+                    }
+                    for profile in LottieExportSettings.Profile.allCases {
+                        try checkPose(document, library: library, name: "\(sample) \(loop) \(clock)", profile: profile,
+                                      frameLimit: nil)
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 0, "no nested composition found")
+    }
+
+    /// The structure is there: nested compositions are precomps with a time remap, each used composition one asset
+    /// (hopbot's robot shows its nested movies without tints), and layers are parented.
+    func testNestedCompositionsArePrecompsSharedByTheirInstances() throws {
+        let url = TestPaths.packageRoot.appendingPathComponent("Samples/flump-hopbot")
+        let document = try Importer.importDocument(at: url)
+        let library = try AtlasLibrary(document: document, folder: try Importer.detect(url).folder)
+        let result = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                           options: ExportOptions())
+        let robot = try XCTUnwrap(result.result.clips.first { $0.clip == "robot" })
+        let root = try JSONParser.parse(robot.main.bytes)
+        let precomps = (root["assets"]?.arrayValue ?? []).filter { $0["layers"] != nil }
+        let names = precomps.compactMap { $0["nm"]?.stringValue }
+        XCTAssertFalse(names.isEmpty)
+        XCTAssertEqual(Set(names).count, names.count, "a composition written twice: \(names)")
+        var allLayers = root["layers"]?.arrayValue ?? []
+        for precomp in precomps { allLayers += precomp["layers"]?.arrayValue ?? [] }
+        XCTAssertTrue(allLayers.contains { $0["ty"]?.doubleValue == 0 && $0["tm"] != nil }, "no time-remapped precomp")
+        XCTAssertTrue(allLayers.contains { $0["parent"] != nil }, "no parenting")
+        XCTAssertEqual(result.reports["robot"]?.flattened, nil)
+    }
+
+    private func checkPose(_ document: Document, library: AtlasLibrary, name sample: String,
+                           profile: LottieExportSettings.Profile, frameLimit: Int?, firstClipOnly: Bool = false) throws {
                 var options = ExportOptions()
                 options.lottie.profile = profile
                 let clips = firstClipOnly ? Array(document.clips.prefix(1)) : document.clips
