@@ -68,6 +68,7 @@ struct LottieStructureBuilder {
     private var clipKeyed: [String: Bool] = [:]
     private var bounds: [String: (x0: Double, y0: Double, x1: Double, y1: Double)?] = [:]
     private var stateCache: [String: [Double: [Pose.NodeState?]]] = [:]
+    private var nodePaths: [String: [String: Int]] = [:]
     private var sharedAssets: [String: String] = [:]  // composition + tint key → asset id
     private var assets: [JSONValue] = []
     private var images: LottieImageTable
@@ -291,8 +292,15 @@ struct LottieStructureBuilder {
     private mutating func states(_ id: String, local: Double) -> [Pose.NodeState?] {
         if let known = stateCache[id]?[local] { return known }
         let nodes = compositions[id]?.nodes ?? []
-        var paths: [String: Int] = [:]
-        for (index, node) in nodes.enumerated() { paths["\(id)/\(node.id)"] = index }
+        let paths: [String: Int]
+        if let known = nodePaths[id] {
+            paths = known
+        } else {
+            var made: [String: Int] = [:]
+            for (index, node) in nodes.enumerated() { made["\(id)/\(node.id)"] = index }
+            nodePaths[id] = made
+            paths = made
+        }
         let pose = structureSampler.sample(composition: id, frame: Frames(local), collectNodes: true)
         var result = [Pose.NodeState?](repeating: nil, count: nodes.count)
         for state in pose.nodes {
@@ -367,6 +375,17 @@ struct LottieStructureBuilder {
             let step = b.local - a.local
             let regular = abs(abs(step) - abs(b.time - a.time)) < 1e-9 && step != 0
             if !regular {
+                held.append(true)
+                continue
+            }
+            // Nothing changes between the keys: hold and interpolation agree, no need to look halfway.
+            if zip(keyStates[k], keyStates[k + 1]).allSatisfy({ a, b in
+                switch (a, b) {
+                case (nil, nil): return true
+                case (let a?, let b?): return Self.same(a.transform, b.transform) && a.color == b.color
+                default: return false
+                }
+            }) {
                 held.append(true)
                 continue
             }
