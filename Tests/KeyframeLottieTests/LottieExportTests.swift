@@ -27,15 +27,105 @@ final class LottieExportTests: XCTestCase {
     func testExportedTransformsMatchThePoseAtEveryFrame() throws {
         for profile in LottieExportSettings.Profile.allCases {
             for sample in Self.samples {
-                let (document, library) = try load(sample)
+                let url = TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent(sample)
+                try checkPose(url, name: sample, profile: profile, frameLimit: nil)
+            }
+        }
+    }
+
+    /// The same reading for every Animate, DragonBones and Flump corpus export (portable profile): the first clip,
+    /// first, middle and last frame (`KEYFRAME_LOTTIE_CORPUS_FRAMES` spread frames when set).
+    func testCorpusExportsMatchThePose() throws {
+        let limit = Int(ProcessInfo.processInfo.environment["KEYFRAME_LOTTIE_CORPUS_FRAMES"] ?? "") ?? 3
+        var exports: [URL] = []
+        for corpus in ["animate_atlas", "dragonbones", "flump", "flump_xml"] {
+            exports += (try? TestPaths.corpus(corpus)) ?? []
+        }
+        if exports.isEmpty { throw XCTSkip("no corpus") }
+        for url in exports {
+            try checkPose(url, name: url.lastPathComponent, profile: .portable, frameLimit: limit, firstClipOnly: true)
+        }
+    }
+
+    private func checkPose(_ url: URL, name sample: String, profile: LottieExportSettings.Profile, frameLimit: Int?,
+                           firstClipOnly: Bool = false) throws {
+        let document = try Importer.importDocument(at: url)
+        let library = try AtlasLibrary(document: document, folder: try Importer.detect(url).folder)
+        try checkPose(document, library: library, name: sample, profile: profile, frameLimit: frameLimit,
+                      firstClipOnly: firstClipOnly)
+    }
+
+    /// Every nested composition time rule (format.md §4.7) through precomp time remapping: the samples whose clips
+    /// show nested compositions, with every instance switched to each loop mode, both clocks, and a first frame of 3
+    /// (`keepsTime` on the independent ones), read back independently and matched to the pose at every frame in
+    /// both profiles.
+    func testNestedCompositionTimeRulesMatchThePose() throws {
+        var checked = 0
+        for sample in ["animate-walker", "bta-spinner", "flump-hopbot"] {
+            let url = TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent(sample)
+            let original = try Importer.importDocument(at: url)
+            let library = try AtlasLibrary(document: original, folder: try Importer.detect(url).folder)
+            for loop in LoopMode.allCases {
+                for clock in CompositionClock.allCases {
+                    var document = original
+                    for c in document.compositions.indices {
+                        for n in document.compositions[c].nodes.indices {
+                            guard var track = document.compositions[c].nodes[n].tracks.content else { continue }
+                            for k in track.keyframes.indices {
+                                if case .composition(var instance) = track.keyframes[k].value {
+                                    instance.loop = loop
+                                    instance.clock = clock
+                                    instance.firstFrame = Frames(3)
+                                    instance.keepsTime = clock == .independent
+                                    track.keyframes[k].value = .composition(instance)
+                                    checked += 1
+                                }
+                            }
+                            document.compositions[c].nodes[n].tracks.content = track
+                        }
+                    }
+                    for profile in LottieExportSettings.Profile.allCases {
+                        try checkPose(document, library: library, name: "\(sample) \(loop) \(clock)", profile: profile,
+                                      frameLimit: nil)
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(checked, 0, "no nested composition found")
+    }
+
+    /// The structure is there: nested compositions are precomps with a time remap, each used composition one asset
+    /// (hopbot's robot shows its nested movies without tints), and layers are parented.
+    func testNestedCompositionsArePrecompsSharedByTheirInstances() throws {
+        let url = TestPaths.packageRoot.appendingPathComponent("Samples/flump-hopbot")
+        let document = try Importer.importDocument(at: url)
+        let library = try AtlasLibrary(document: document, folder: try Importer.detect(url).folder)
+        let result = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                           options: ExportOptions())
+        let robot = try XCTUnwrap(result.result.clips.first { $0.clip == "robot" })
+        let root = try JSONParser.parse(robot.main.bytes)
+        let precomps = (root["assets"]?.arrayValue ?? []).filter { $0["layers"] != nil }
+        let names = precomps.compactMap { $0["nm"]?.stringValue }
+        XCTAssertFalse(names.isEmpty)
+        XCTAssertEqual(Set(names).count, names.count, "a composition written twice: \(names)")
+        var allLayers = root["layers"]?.arrayValue ?? []
+        for precomp in precomps { allLayers += precomp["layers"]?.arrayValue ?? [] }
+        XCTAssertTrue(allLayers.contains { $0["ty"]?.doubleValue == 0 && $0["tm"] != nil }, "no time-remapped precomp")
+        XCTAssertTrue(allLayers.contains { $0["parent"] != nil }, "no parenting")
+        XCTAssertEqual(result.reports["robot"]?.flattened, nil)
+    }
+
+    private func checkPose(_ document: Document, library: AtlasLibrary, name sample: String,
+                           profile: LottieExportSettings.Profile, frameLimit: Int?, firstClipOnly: Bool = false) throws {
                 var options = ExportOptions()
                 options.lottie.profile = profile
-                let result = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                let clips = firstClipOnly ? Array(document.clips.prefix(1)) : document.clips
+                let result = try LottieExporter().exportWithReports(document, library: library, clips: clips,
                                                                    options: options).result
                 let sampler = PoseSampler(document: document)
                 let scene = RenderScene(document: document, library: library)
                 var worst = 0.0
-                for (clip, exported) in zip(document.clips, result.clips) {
+                for (clip, exported) in zip(clips, result.clips) {
                     let lottie = try LottieTestSampler(json: exported.main.bytes)
                     let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
                                                     fps: document.frameRate.framesPerSecond, selection: .all)
@@ -43,21 +133,28 @@ final class LottieExportTests: XCTestCase {
                     XCTAssertEqual(lottie.frameCount, plans.count)
                     let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                                         d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
-                    for (index, plan) in plans.enumerated() {
+                    var chosen = Array(plans.indices)
+                    if let frameLimit, plans.count > frameLimit, frameLimit > 1 {
+                        chosen = (0..<frameLimit).map { $0 * (plans.count - 1) / (frameLimit - 1) }
+                    }
+                    for index in chosen {
+                        let plan = plans[index]
                         let context = "\(sample)/\(clip.name) [\(profile)] frame \(index)"
                         let items = sampler.sample(clip: clip, time: plan.layers[0].time).items.filter { $0.mesh == nil }
-                        let layers = lottie.visibleImages(at: Double(index))
+                        let layers = try lottie.drawn(at: Double(index))
                         guard layers.count == items.count else {
                             XCTFail("\(context): \(layers.count) image layers show, the pose draws \(items.count)")
                             continue
                         }
-                        for (item, layer) in zip(items, layers) {
-                            XCTAssertTrue(layer.name == item.path || layer.name.hasPrefix(item.path + "#"),
+                        for (item, shown) in zip(items, layers) {
+                            let layer = shown.layer
+                            XCTAssertTrue(layer.name == item.path || item.path.hasSuffix(">" + layer.name)
+                                              || layer.name.hasPrefix(item.path + "#"),
                                           "\(context): layer \(layer.name) where the pose draws \(item.path)")
                             guard let sprite = library.sprite(item.sprite), let refID = layer.refID,
                                 let picture = lottie.images[refID]
                             else { XCTFail("\(context): \(layer.name) has no picture"); continue }
-                            let world = try lottie.worldMatrix(layer, at: Double(index))
+                            let world = shown.world
                             let expected = view.concatenating(item.transform)
                             let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
                             for (u, v) in corners {
@@ -69,16 +166,15 @@ final class LottieExportTests: XCTestCase {
                                                          "\(context): \(layer.name) corner (\(u), \(v))")
                             }
                             if item.color.alphaOffset == 0, (0...1).contains(item.color.alphaMultiplier) {
-                                XCTAssertEqual(try lottie.opacity(layer, at: Double(index)), item.color.alphaMultiplier,
+                                XCTAssertEqual(shown.opacity, item.color.alphaMultiplier,
                                                accuracy: 0.1 / 255 + 1e-9, "\(context): \(layer.name) opacity")
                             }
                         }
                     }
                 }
                 print("LottieExportTests: \(sample) [\(profile)] worst corner error \(worst) px")
-            }
-        }
     }
+
 
     /// Every export of every sample, both profiles and both image modes, validates against the Lottie
     /// specification's JSON Schema (Scripts/validate-lottie.py, draft 2020-12), and a broken file does not.

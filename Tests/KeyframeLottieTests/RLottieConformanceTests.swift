@@ -85,9 +85,48 @@ final class RLottieConformanceTests: XCTestCase {
     }
 
     func conformance(of export: URL, profile: LottieExportSettings.Profile, frameLimit: Int) throws -> Figures {
-        let name = export.lastPathComponent
         let document = try Importer.importDocument(at: export)
         let library = try AtlasLibrary(document: document, folder: try Importer.detect(export).folder)
+        return try conformance(of: document, library: library, name: export.lastPathComponent, profile: profile,
+                               frameLimit: frameLimit)
+    }
+
+    /// rlottie plays nested composition time as the model defines it: the walker's and the spinner's nested
+    /// instances switched to each reverse, once and single-frame mode on both clocks (first frame 3), every frame.
+    func testNestedCompositionTimeRulesPlayTheSameInRLottie() throws {
+        var lines: [String] = []
+        for sample in ["animate-walker", "bta-spinner"] {
+            let url = TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent(sample)
+            let original = try Importer.importDocument(at: url)
+            let library = try AtlasLibrary(document: original, folder: try Importer.detect(url).folder)
+            for (loop, clock) in [(LoopMode.loopReverse, CompositionClock.independent), (.playOnceReverse, .parent),
+                                  (.playOnce, .independent), (.singleFrame, .parent)] {
+                var document = original
+                for c in document.compositions.indices {
+                    for n in document.compositions[c].nodes.indices {
+                        guard var track = document.compositions[c].nodes[n].tracks.content else { continue }
+                        for k in track.keyframes.indices {
+                            if case .composition(var instance) = track.keyframes[k].value {
+                                instance.loop = loop
+                                instance.clock = clock
+                                instance.firstFrame = Frames(3)
+                                track.keyframes[k].value = .composition(instance)
+                            }
+                        }
+                        document.compositions[c].nodes[n].tracks.content = track
+                    }
+                }
+                let figures = try conformance(of: document, library: library, name: "\(sample) \(loop) \(clock)",
+                                              profile: .portable, frameLimit: Self.frameLimit)
+                lines.append(figures.line)
+                for failure in figures.failures { XCTFail(failure) }
+            }
+        }
+        print("rlottie conformance (nested time rules):\n" + lines.joined(separator: "\n"))
+    }
+
+    func conformance(of document: Document, library: AtlasLibrary, name: String,
+                     profile: LottieExportSettings.Profile, frameLimit: Int) throws -> Figures {
         let clip = try XCTUnwrap(document.clips.first, "\(name): no clips")
         var options = ExportOptions()
         options.lottie = LottieExportSettings(profile: profile, images: .embed)

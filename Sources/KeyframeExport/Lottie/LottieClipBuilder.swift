@@ -141,8 +141,11 @@ struct LottieClipBuilder {
         let clipName: String
         var diagnostics = DiagnosticCollector()
         var report = LottieReport()
+        /// Code and node of every warning given: each is given once per node, not once per frame.
+        var warned: Set<String> = []
 
         mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool) {
+            guard warned.insert(code + "\u{1}" + node).inserted else { return }
             diagnostics.add(Diagnostic(severity: .warning, code: code, message: message, path: node))
             if approximated { report.approximated.insert(node) } else { report.dropped.insert(node) }
         }

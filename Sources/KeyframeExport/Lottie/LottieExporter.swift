@@ -49,10 +49,23 @@ public struct LottieExporter: DocumentExporter {
         var diagnostics = DiagnosticCollector()
         var reports: [String: LottieReport] = [:]
         for clip in clips {
-            let builder = LottieClipBuilder(document: document, clip: clip, library: library,
-                                            settings: options.lottie, sampler: sampler)
-            let output: LottieClipBuilder.Output
-            do { output = try builder.build() } catch {
+            var output: LottieClipBuilder.Output
+            do {
+                var structure = LottieStructureBuilder(document: document, clip: clip, library: library,
+                                                       settings: options.lottie, sampler: sampler)
+                let built = try structure.build()
+                if let structured = built.output {
+                    output = structured
+                } else {
+                    output = try LottieClipBuilder(document: document, clip: clip, library: library,
+                                                   settings: options.lottie, sampler: sampler).build()
+                    output.diagnostics.insert(Diagnostic(
+                        severity: .info, code: "lottie-flattened",
+                        message: "\(built.flattened ?? "the structure cannot be kept"); written flattened (one image "
+                            + "layer per sprite run, world transforms sampled per frame)"), at: 0)
+                    output.report.flattened = built.flattened ?? "structure not kept"
+                }
+            } catch {
                 throw ExportError(source: document.name, message: "clip \"\(clip.name)\": \(error.message)")
             }
             for diagnostic in output.diagnostics {

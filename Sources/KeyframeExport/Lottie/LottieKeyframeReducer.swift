@@ -60,19 +60,34 @@ struct LottieKeyframeReducer {
     /// keyframes at the kept samples. `frames[i]` is sample `i`'s composition frame; scalars are written as numbers
     /// when static (`scalar`), as one-element arrays in keyframes (the specification's keyframe `s` is a vector).
     func property(_ samples: [[Double]], held: [Bool], frames: [Int], scalar: Bool) -> JSONValue {
+        property(samples, held: held, times: frames.map(Double.init), scalar: scalar)
+    }
+
+    /// ``property(_:held:frames:scalar:)`` with keyframe times that need not be whole frames; `animated` writes
+    /// keyframes even for a value that never changes (rlottie 0.1 ignores a static time remap).
+    func property(_ samples: [[Double]], held: [Bool], times frames: [Double], scalar: Bool, animated: Bool = false,
+                  precision: Double = 1_000_000) -> JSONValue {
+        func clean(_ v: Double) -> Double { LottieKeyframeReducer.clean(v, precision: precision) }
         func value(_ v: [Double]) -> JSONValue {
-            scalar ? .number(LottieKeyframeReducer.clean(v[0])) : .array(v.map { .number(LottieKeyframeReducer.clean($0)) })
+            scalar ? .number(clean(v[0])) : .array(v.map { .number(clean($0)) })
         }
-        if samples.allSatisfy({ close($0, samples[0]) }) {
+        if animated && samples.count == 1 {
+            // One sample, written as a held keyframe and its end a frame later.
+            let v = JSONValue.array(samples[0].map { .number(clean($0)) })
+            return .object(["a": 1, "k": [.object(["t": .number(clean(frames[0])), "s": v, "h": 1]),
+                                          .object(["t": .number(clean(frames[0] + 1)), "s": v])]])
+        }
+        if !animated || samples.count < 2, samples.allSatisfy({ close($0, samples[0]) }) {
             return .object(["a": 0, "k": value(samples[0])])
         }
-        let kept = reduce(samples, held: held)
+        var kept = reduce(samples, held: held)
+        if kept.count < 2 { kept = [(0, false), (samples.count - 1, false)] }
         let dimension = samples[0].count
         var keyframes: [JSONValue] = []
         for (position, entry) in kept.enumerated() {
             var keyframe: [String: JSONValue] = [
-                "t": .number(Double(frames[entry.index])),
-                "s": .array(samples[entry.index].map { .number(LottieKeyframeReducer.clean($0)) }),
+                "t": .number(clean(frames[entry.index])),
+                "s": .array(samples[entry.index].map { .number(clean($0)) }),
             ]
             if position < kept.count - 1 {
                 if entry.hold {
@@ -90,8 +105,8 @@ struct LottieKeyframeReducer {
     }
 
     /// `value` rounded to 1/10⁶ (far below any tolerance) so files do not carry 17-digit noise; `-0` becomes `0`.
-    static func clean(_ value: Double) -> Double {
-        let rounded = (value * 1_000_000).rounded() / 1_000_000
+    static func clean(_ value: Double, precision: Double = 1_000_000) -> Double {
+        let rounded = (value * precision).rounded() / precision
         return rounded == 0 ? 0 : rounded
     }
 }

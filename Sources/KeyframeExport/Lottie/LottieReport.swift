@@ -12,6 +12,10 @@ public struct LottieReport: Sendable, Equatable {
     public var mattes = 0
     /// Layers clipped by layer mask paths (`portable`).
     public var masks = 0
+    /// Precomp layers (nested compositions with their time remap).
+    public var precomps = 0
+    /// Why the clip was written flattened (the `lottie-flattened` diagnostic), `nil` when it keeps its structure.
+    public var flattened: String? = nil
     /// Nodes drawn approximately (blend mode, nested masks, draw order), by path.
     public var approximated: Set<String> = []
     /// Nodes left out (meshes), by path.
@@ -22,6 +26,8 @@ public struct LottieReport: Sendable, Equatable {
     /// One line: `exact: …; approximated: …; dropped: …`.
     public var summary: String {
         var text = "\(layers) image layers, \(images) images"
+        if precomps > 0 { text += ", \(precomps) precomp layers" }
+        if let flattened { text += ", flattened (\(flattened))" }
         if skewRewrites > 0 { text += ", \(skewRewrites) skew rewrites" }
         if bakedTints > 0 { text += ", \(bakedTints) baked tints" }
         if mattes > 0 { text += ", \(mattes) track mattes" }
