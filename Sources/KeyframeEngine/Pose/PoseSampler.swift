@@ -238,25 +238,14 @@ public struct PoseSampler: Sendable {
                                         mesh: Pose.Mesh(positions: positions, uvs: mesh.uvs, triangles: mesh.triangles)))
         case .composition(let instance):
             guard let child = compositions[instance.composition] else { break }
-            let start = held.keyframe.frame.value
-            let parentAge = local - start
-            // Global frames since the span began: the parent's own progression when it runs linearly with time
-            // (measured on its unwrapped time for an instance that keeps its own time across the parent's loops
-            // and holds), otherwise the span began when the parent appeared.
-            // It keeps its own time only while the playhead cannot leave its keyframe's span: the span covers
-            // the whole range the playhead runs in, so a wrap or a stop never makes the instance reappear.
-            let covers = start <= playhead.lo && (held.next.map { playhead.hi <= $0.value } ?? true)
-            let keeps = instance.keepsTime && instance.clock == .independent && covers
-            let spanElapsed = linear ? (keeps ? playhead.unwrapped - start : parentAge) : elapsed
-            let age = instance.clock == .parent ? parentAge : spanElapsed
-            let (childLocal, childLinear) = PoseSampler.childFrame(instance, age: age, length: child.duration.value,
-                                                                   parentLinear: linear)
-            childFrame = childLocal
-            // The child's own unwrapped time: its first frame plus its age, before wrapping (it matters only while
-            // the child runs linearly, i.e. loops or has not reached its end).
-            let childPlayhead = Playhead(unwrapped: instance.firstFrame.value + age, range: 0, child.duration.value)
-            emit(compositionID: child.id, local: childLocal, elapsed: spanElapsed, playhead: childPlayhead,
-                 linear: childLinear,
+            let parent = CompositionInstant(local: local, elapsed: elapsed, linear: linear,
+                                            unwrapped: playhead.unwrapped, lo: playhead.lo, hi: playhead.hi)
+            let nested = parent.child(instance, spanStart: held.keyframe.frame.value, spanEnd: held.next?.value,
+                                      length: child.duration.value)
+            childFrame = nested.local
+            let childPlayhead = Playhead(unwrapped: nested.unwrapped, range: nested.lo, nested.hi)
+            emit(compositionID: child.id, local: nested.local, elapsed: nested.elapsed, playhead: childPlayhead,
+                 linear: nested.linear,
                  transform: state.transform, color: state.color, blend: state.blend, masks: masks,
                  path: "\(path)/\(node.id)>\(child.id)", depth: depth + 1, into: &pose, context: &context)
         }

@@ -25,6 +25,11 @@ struct CALayerTreeBuilder {
         /// sampler's playhead, format.md §4.7): an instance that keeps its own time ages on it.
         var unwrapped: Double
         var lo: Double, hi: Double
+
+        /// The instant without the layer time: what the nested-time rule reads.
+        var clock: CompositionInstant {
+            CompositionInstant(local: local, elapsed: elapsed, linear: linear, unwrapped: unwrapped, lo: lo, hi: hi)
+        }
     }
 
     /// A key of a timeline's animations: its time in the group (frames from the group's begin) and the local frame
@@ -398,18 +403,11 @@ struct CALayerTreeBuilder {
                 child.append(nil)
                 continue
             }
-            let parentAge = instant.local - spanStart
-            // As the sampler does: an instance that keeps its own time ages on its parent's unwrapped time while
-            // its span covers the whole range the parent's playhead runs in (a wrap never makes it reappear).
-            let covers = spanStart <= instant.lo && (held.next.map { instant.hi <= $0.value } ?? true)
-            let keeps = instance.keepsTime && instance.clock == .independent && covers
-            let spanElapsed = instant.linear ? (keeps ? instant.unwrapped - spanStart : parentAge) : instant.elapsed
-            let age = instance.clock == .parent ? parentAge : spanElapsed
-            let (local, linear) = PoseSampler.childFrame(instance, age: age, length: length, parentLinear: instant.linear)
-            if origin == nil { origin = (instant.layerTime, local) }
+            let nested = instant.clock.child(instance, spanStart: spanStart, spanEnd: held.next?.value, length: length)
+            if origin == nil { origin = (instant.layerTime, nested.local) }
             let layerTime = instant.layerTime - origin!.parent + origin!.child
-            child.append(Instant(local: local, elapsed: spanElapsed, linear: linear, layerTime: layerTime,
-                                 unwrapped: instance.firstFrame.value + age, lo: 0, hi: length))
+            child.append(Instant(local: nested.local, elapsed: nested.elapsed, linear: nested.linear,
+                                 layerTime: layerTime, unwrapped: nested.unwrapped, lo: nested.lo, hi: nested.hi))
         }
         var layer = timelineLayer(instance.composition, instants: child, path: path, depth: depth + 1, tint: tint)
         layer.beginTime = (origin?.parent ?? 0) / fps

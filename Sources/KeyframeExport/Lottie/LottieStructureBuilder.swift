@@ -29,14 +29,8 @@ struct LottieStructureBuilder {
         var reason: String
     }
 
-    /// One clip frame as a composition instance sees it (the sampler's own bookkeeping, format.md §4.7).
-    struct Instant {
-        var local: Double
-        var elapsed: Double
-        var linear: Bool
-        var unwrapped: Double
-        var lo: Double, hi: Double
-    }
+    /// One clip frame as a composition instance sees it (format.md §4.7).
+    typealias Instant = CompositionInstant
 
     /// A key of an asset: its time on the asset's own axis, and the composition's local frame shown there.
     struct Key {
@@ -201,17 +195,11 @@ struct LottieStructureBuilder {
                     let child = compositions[instance.composition]
                 else { continue }
                 let start = held.keyframe.frame.value
-                let length = child.duration.value
-                let parentAge = instant.local - start
-                let covers = start <= instant.lo && (held.next.map { instant.hi <= $0.value } ?? true)
-                let keeps = instance.keepsTime && instance.clock == .independent && covers
-                let spanElapsed = instant.linear ? (keeps ? instant.unwrapped - start : parentAge) : instant.elapsed
-                let age = instance.clock == .parent ? parentAge : spanElapsed
-                let (local, linear) = PoseSampler.childFrame(instance, age: age, length: length,
-                                                             parentLinear: instant.linear)
+                let nested = instant.child(instance, spanStart: start, spanEnd: held.next?.value,
+                                           length: child.duration.value)
+                let local = nested.local
                 var entry = perSpan[start] ?? (instance, Array(repeating: nil, count: instants.count), 0)
-                entry.1[k] = Instant(local: local, elapsed: spanElapsed, linear: linear,
-                                     unwrapped: instance.firstFrame.value + age, lo: 0, hi: length)
+                entry.1[k] = nested
                 // The scale the child is shown at: its node's transform at this frame.
                 if let world, let state = states(id, local: instant.local)[index] {
                     entry.2 = max(entry.2, Self.norm(world.concatenating(state.transform)))
@@ -691,21 +679,13 @@ struct LottieStructureBuilder {
         ranks[id]?[local] ?? local
     }
 
-    /// The child instant of a span at one parent instant (the sampler's rule, format.md §4.7).
+    /// The child instant of a span at one parent instant (the sampler's rule, ``CompositionInstant/child``).
     private func childInstantFor(_ instance: CompositionInstance, start: Double, parent instant: Instant,
                                  node: Node) -> Instant? {
         guard let child = compositions[instance.composition],
             let held = node.tracks.content?.heldKeyframe(at: Frames(instant.local))
         else { return nil }
-        let length = child.duration.value
-        let parentAge = instant.local - start
-        let covers = start <= instant.lo && (held.next.map { instant.hi <= $0.value } ?? true)
-        let keeps = instance.keepsTime && instance.clock == .independent && covers
-        let spanElapsed = instant.linear ? (keeps ? instant.unwrapped - start : parentAge) : instant.elapsed
-        let age = instance.clock == .parent ? parentAge : spanElapsed
-        let (local, linear) = PoseSampler.childFrame(instance, age: age, length: length, parentLinear: instant.linear)
-        return Instant(local: local, elapsed: spanElapsed, linear: linear, unwrapped: instance.firstFrame.value + age,
-                       lo: 0, hi: length)
+        return instant.child(instance, spanStart: start, spanEnd: held.next?.value, length: child.duration.value)
     }
 
     /// A node's matrix relative to its parent node's (the asset-space matrix for a top-level node).
