@@ -116,7 +116,9 @@ let package = Package(
                        providers: [.apt(["librlottie-dev"])]),
         .testTarget(name: "KeyframeLottieTests",
                     dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
-                                   "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"]),
+                                   "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"],
+                    // Read from the source tree by path (and rewritten with KEYFRAME_THORVG_RECORD=1), not a resource.
+                    exclude: ["ThorVGFrameFigures.json"]),
         .testTarget(name: "KeyframeBatchTests",
                     dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
                                    "KeyframeTestSupport", "keyframe", "KeyframePNG", "KeyframeRaster"]),
