@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 
 #if canImport(Glibc)
 import Glibc
@@ -26,32 +27,11 @@ struct InputSnapshot {
     /// - Throws: a plain-words reason when the file cannot be opened or read, or is not a regular file.
     static func read(_ path: String) throws(InputReadError) -> InputSnapshot {
         let started = Date().timeIntervalSince1970
-        let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw InputReadError(reason: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var before = stat()
-        guard fstat(fd, &before) == 0 else { throw InputReadError(reason: String(cString: strerror(errno))) }
-        guard (before.st_mode & S_IFMT) == S_IFREG else { throw InputReadError(reason: "it is not a regular file") }
-        // Read to the end whatever the size said (the file may grow), into one buffer sized from the status.
-        var bytes = [UInt8](repeating: 0, count: max(Int(before.st_size), 0) + 1)
-        var filled = 0
-        while true {
-            if filled == bytes.count { bytes += [UInt8](repeating: 0, count: max(bytes.count, 1 << 16)) }
-            let count = bytes.withUnsafeMutableBytes { buffer in
-                systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw InputReadError(reason: String(cString: strerror(errno)))
-            }
-            if count == 0 { break }
-            filled += count
-        }
-        bytes.removeSubrange(filled...)
-        var after = stat()
-        let status = FileStatus(before)
-        let unchanged = fstat(fd, &after) == 0 && FileStatus(after) == status && Int(after.st_size) == filled
-        return InputSnapshot(bytes: bytes, digest: ContentHash.digest(bytes),
+        let read: (bytes: [UInt8], before: stat, after: stat?)
+        do { read = try InputFile.readRegular(path) } catch { throw InputReadError(reason: error.reason) }
+        let status = FileStatus(read.before)
+        let unchanged = read.after.map { FileStatus($0) == status && Int($0.st_size) == read.bytes.count } ?? false
+        return InputSnapshot(bytes: read.bytes, digest: ContentHash.digest(read.bytes),
                              status: unchanged && status.isSettled(before: started) ? status : nil)
     }
 }
@@ -140,16 +120,4 @@ extension FileStatus.Timestamp {
         guard parts.count == 2, let seconds = Int64(parts[0]), let nanoseconds = Int64(parts[1]) else { return nil }
         self.init(seconds: seconds, nanoseconds: nanoseconds)
     }
-}
-
-/// libc's `read(2)`.
-@inline(__always)
-private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
-    #if canImport(Glibc)
-    return Glibc.read(fd, buffer, count)
-    #elseif canImport(Darwin)
-    return Darwin.read(fd, buffer, count)
-    #else
-    return Musl.read(fd, buffer, count)
-    #endif
 }

@@ -63,6 +63,47 @@ public enum InputFile {
     }
 }
 
+extension InputFile {
+    /// The whole content of the regular file at `path` (at most `limit` bytes) with its `stat` taken just before and
+    /// just after the read, so a caller can tell whether the file changed while it was read.
+    public static func readRegular(_ path: String, limit: Int = 1 << 30)
+        throws(FileReadError) -> (bytes: [UInt8], before: stat, after: stat?) {
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        defer { close(fd) }
+        var before = stat()
+        guard fstat(fd, &before) == 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
+        guard (before.st_mode & S_IFMT) == S_IFREG else { throw FileReadError(path: path, reason: "it is not a regular file") }
+        guard Int(before.st_size) <= limit else {
+            throw FileReadError(path: path, reason: "it is \(before.st_size) bytes, more than the \(limit >> 20) MiB limit")
+        }
+        // Read to the end whatever the size said (the file may grow), into one buffer sized from the status.
+        var bytes = [UInt8](repeating: 0, count: max(Int(before.st_size), 0) + 1)
+        var filled = 0
+        while true {
+            if filled == bytes.count {
+                guard filled <= limit else {
+                    throw FileReadError(path: path, reason: "it is more than the \(limit >> 20) MiB limit")
+                }
+                bytes += [UInt8](repeating: 0, count: max(bytes.count, 1 << 16))
+            }
+            let count = bytes.withUnsafeMutableBytes { buffer in
+                systemRead(fd, buffer.baseAddress! + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw FileReadError(path: path, reason: String(cString: strerror(errno)))
+            }
+            if count == 0 { break }
+            filled += count
+        }
+        guard filled <= limit else { throw FileReadError(path: path, reason: "it is more than the \(limit >> 20) MiB limit") }
+        bytes.removeSubrange(filled...)
+        var after = stat()
+        return (bytes, before, fstat(fd, &after) == 0 ? after : nil)
+    }
+}
+
 /// libc's `read(2)`, named apart from ``InputFile/read(_:limit:)``.
 @inline(__always)
 private func systemRead(_ fd: Int32, _ buffer: UnsafeMutableRawPointer, _ count: Int) -> Int {
