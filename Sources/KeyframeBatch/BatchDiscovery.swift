@@ -7,7 +7,8 @@ import KeyframeJSON
 /// A folder that ``Importer/detect(_:)`` recognises (Animate atlas, incl. a BetterTextureAtlas `LIBRARY` split;
 /// DragonBones skeleton with its atlas; Flump JSON or XML library) is one export, and its files are the export's
 /// inputs; it is not searched further. In any other folder, each `.json` file that is a normalized Keyframe document
-/// is an export of its own, and so is a `.json` file that is not valid JSON (so that it is reported, not ignored).
+/// is an export of its own, and so is a `.json` file that is not valid JSON, cannot be read or is too large to read
+/// (so that it is reported, not ignored).
 /// Hidden files and folders and the output folder are skipped. The result is sorted by id.
 public enum BatchDiscovery {
     /// Every export under `roots`, leaving out anything inside `output`.
@@ -107,13 +108,18 @@ public enum BatchDiscovery {
                            inputFolder: detected.folder, inputFiles: files.names, size: files.size)
     }
 
-    /// A `.json` file outside any export folder: an export when it is a normalized document or not valid JSON.
+    /// A `.json` file outside any export folder: an export when it is a normalized document, or when it cannot be
+    /// told apart from one because it is not valid JSON, cannot be read or is over the size limit (so that it is
+    /// reported, not ignored).
     private static func looseDocument(_ file: URL, id: String) -> BatchExport? {
         do {
             let detected = try Importer.detect(file)
             guard detected.format == .keyframe else { return nil }
         } catch {
-            guard case .syntax = error.kind else { return nil }
+            switch error.kind {
+            case .syntax, .missingFile, .limitExceeded: break
+            default: return nil
+            }
         }
         return singleFile(file, id: id)
     }

@@ -74,6 +74,9 @@ public struct BatchRunner: Sendable {
         try probeWritable(folder)
 
         var notices: [String] = []
+        if exports.isEmpty {
+            notices.append("no exports found (Animate, DragonBones or Flump export folders, or normalized documents)")
+        }
         let strays = removeTemporaryFiles(in: folder)
         if strays > 0 {
             notices.append("removed \(strays) temporary file\(strays == 1 ? "" : "s") left by an interrupted run")

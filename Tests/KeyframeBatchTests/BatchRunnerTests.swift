@@ -64,6 +64,34 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssert(spinner.inputFiles.contains("LIBRARY/parts/hub.json"), "\(spinner.inputFiles)")
     }
 
+    func testLooseJSONThatCannotBeReadIsReportedAndAnEmptyTreeIsSaidSo() throws {
+        // A sparse 2 GiB `.json` (over the reader's size limit) cannot be told apart from a normalized document
+        // without reading it: it must fail, named, in bounded time — not vanish from the batch.
+        let root = work.appendingPathComponent("in/assets")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let huge = root.appendingPathComponent("huge.json")
+        XCTAssert(FileManager.default.createFile(atPath: huge.path, contents: Data("{".utf8)))
+        let handle = try FileHandle(forWritingTo: huge)
+        try handle.truncate(atOffset: 2 << 30)
+        try handle.close()
+        try Data("{\"settings\":true}".utf8).write(to: root.appendingPathComponent("settings.json"))
+        let out = work.appendingPathComponent("out")
+        let report = try run(work.appendingPathComponent("in"), out, options(jobs: 1))
+        XCTAssertEqual(report.results.map(\.id), ["assets/huge.json"])
+        let error = try XCTUnwrap(report.results.first?.error, "the oversized file must fail")
+        XCTAssert(error.contains("huge.json") && error.contains("limit"), error)
+        XCTAssert(report.hasFailures)
+        XCTAssertFalse(report.notices.contains { $0.contains("no exports") }, "\(report.notices)")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: out.appendingPathComponent("assets/huge.json").path))
+
+        // With only files that are plainly not exports left, the batch succeeds but says it found nothing.
+        try FileManager.default.removeItem(at: huge)
+        let empty = try run(work.appendingPathComponent("in"), out, options(jobs: 1))
+        XCTAssert(empty.results.isEmpty)
+        XCTAssertFalse(empty.hasFailures)
+        XCTAssert(empty.notices.contains { $0.hasPrefix("no exports found") }, "\(empty.notices)")
+    }
+
     func testOutputsAreTheSingleConversionBytesAndIdenticalForAnyJobs() throws {
         let root = try BatchFixtures.tree(copies: 2, in: work.appendingPathComponent("in"))
         let one = try run(root, work.appendingPathComponent("out1"), options(jobs: 1))
