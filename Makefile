@@ -57,13 +57,15 @@ fuzz: deps
 	@if [ -n "$(SECONDS)" ]; then Fuzz/Scripts/fuzz.sh corpus $(FUZZ_TARGETS) && Fuzz/Scripts/fuzz.sh run $(SECONDS) $(FUZZ_TARGETS); fi
 
 # The test suite under AddressSanitizer, then under ThreadSanitizer (separate build folders; TSAN_FILTER narrows the
-# TSan run, e.g. TSAN_FILTER=KeyframeRenderTests). Leak detection is off: memory errors are what this checks (the
-# Swift runtime, XCTest and swift-argument-parser leave allocations at exit; see docs/robustness.md).
+# TSan run, e.g. TSAN_FILTER=KeyframeRenderTests). Leak detection is off inside the XCTest runner (XCTest keeps every
+# test case alive until exit); Scripts/leak-check.sh then runs the ASan-built `keyframe` itself with LeakSanitizer on
+# through every command on the samples (see docs/robustness.md).
 TSAN_FILTER ?=
 test-sanitized:
 	@Scripts/ensure-deps.sh test
 	$(SWIFT) build --build-tests --scratch-path .build-asan --sanitize=address
 	ASAN_OPTIONS=detect_leaks=0 $(SWIFT) test --skip-build --scratch-path .build-asan --sanitize=address
+	Scripts/leak-check.sh .build-asan/debug/keyframe
 	$(SWIFT) build --build-tests --scratch-path .build-tsan --sanitize=thread
 	$(SWIFT) test --skip-build --scratch-path .build-tsan --sanitize=thread $(if $(TSAN_FILTER),--filter $(TSAN_FILTER))
 
