@@ -37,11 +37,19 @@ public struct JSONWriter {
 private struct Output {
     var bytes: [UInt8] = []
 
+    /// An object's members in the order they are written: by the keys' UTF-8 bytes.
+    typealias Members = [(key: String, value: JSONValue)]
+
     mutating func write(_ value: JSONValue, indent: Int) {
         switch value {
         case .array(let elements):
             if elements.isEmpty { bytes.append(contentsOf: "[]".utf8); return }
-            if Output.fitsInline(value) { writeInline(value, spaced: true); return }
+            // Written on one line while it fits (at most a few scalars, so a failed attempt costs little), else
+            // taken back and written one element per line.
+            let mark = bytes.count
+            var leaves = 0
+            if writeOneLine(elements, depth: 0, leaves: &leaves) { return }
+            bytes.removeLast(bytes.count - mark)
             bytes.append(UInt8(ascii: "["))
             for (position, element) in elements.enumerated() {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
@@ -50,16 +58,20 @@ private struct Output {
             }
             newline(indent)
             bytes.append(UInt8(ascii: "]"))
-        case .object(let members):
-            if members.isEmpty { bytes.append(contentsOf: "{}".utf8); return }
-            if Output.fitsInline(value) { writeInline(value, spaced: true); return }
+        case .object(let dictionary):
+            if dictionary.isEmpty { bytes.append(contentsOf: "{}".utf8); return }
+            let members = Output.sorted(dictionary)
+            let mark = bytes.count
+            var leaves = 0
+            if writeOneLine(members, depth: 0, leaves: &leaves) { return }
+            bytes.removeLast(bytes.count - mark)
             bytes.append(UInt8(ascii: "{"))
-            for (position, key) in Output.sortedKeys(members).enumerated() {
+            for position in members.indices {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
-                writeString(key)
+                writeString(members[position].key)
                 bytes.append(contentsOf: " : ".utf8)
-                write(members[key]!, indent: indent + 1)
+                write(members[position].value, indent: indent + 1)
             }
             newline(indent)
             bytes.append(UInt8(ascii: "}"))
@@ -67,6 +79,62 @@ private struct Output {
             writeInline(value, spaced: true)
         }
     }
+
+    // MARK: One line
+
+    // A container goes on one line when it is at most two levels deep (containers at depth 0 and 1, scalars down
+    // to depth 2) and holds at most `inlineLeafLimit` scalars, a string longer than 40 bytes counting as the whole
+    // limit. The writers below write the spaced one-line form while counting, and return `false` as soon as the
+    // container cannot fit; the caller then removes what they wrote.
+
+    private mutating func writeOneLine(_ value: JSONValue, depth: Int, leaves: inout Int) -> Bool {
+        switch value {
+        case .array(let elements):
+            return depth < 2 && writeOneLine(elements, depth: depth, leaves: &leaves)
+        case .object(let dictionary):
+            return depth < 2 && writeOneLine(Output.sorted(dictionary), depth: depth, leaves: &leaves)
+        case .string(let string):
+            leaves += string.utf8.count > 40 ? JSONWriter.inlineLeafLimit : 1
+            guard leaves <= JSONWriter.inlineLeafLimit else { return false }
+            writeString(string)
+            return true
+        default:
+            leaves += 1
+            guard leaves <= JSONWriter.inlineLeafLimit else { return false }
+            writeInline(value, spaced: true)
+            return true
+        }
+    }
+
+    private mutating func writeOneLine(_ elements: [JSONValue], depth: Int, leaves: inout Int) -> Bool {
+        bytes.append(UInt8(ascii: "["))
+        if elements.isEmpty { bytes.append(UInt8(ascii: "]")); return true }
+        bytes.append(0x20)
+        for position in elements.indices {
+            if position > 0 { bytes.append(UInt8(ascii: ",")); bytes.append(0x20) }
+            guard writeOneLine(elements[position], depth: depth + 1, leaves: &leaves) else { return false }
+        }
+        bytes.append(0x20)
+        bytes.append(UInt8(ascii: "]"))
+        return true
+    }
+
+    private mutating func writeOneLine(_ members: Members, depth: Int, leaves: inout Int) -> Bool {
+        bytes.append(UInt8(ascii: "{"))
+        if members.isEmpty { bytes.append(UInt8(ascii: "}")); return true }
+        bytes.append(0x20)
+        for position in members.indices {
+            if position > 0 { bytes.append(UInt8(ascii: ",")); bytes.append(0x20) }
+            writeString(members[position].key)
+            bytes.append(contentsOf: " : ".utf8)
+            guard writeOneLine(members[position].value, depth: depth + 1, leaves: &leaves) else { return false }
+        }
+        bytes.append(0x20)
+        bytes.append(UInt8(ascii: "}"))
+        return true
+    }
+
+    // MARK: Scalars and compact output
 
     mutating func writeInline(_ value: JSONValue, spaced: Bool) {
         switch value {
@@ -83,54 +151,48 @@ private struct Output {
             }
             if spaced && !elements.isEmpty { bytes.append(0x20) }
             bytes.append(UInt8(ascii: "]"))
-        case .object(let members):
+        case .object(let dictionary):
             bytes.append(UInt8(ascii: "{"))
-            if spaced && !members.isEmpty { bytes.append(0x20) }
-            for (position, key) in Output.sortedKeys(members).enumerated() {
+            if spaced && !dictionary.isEmpty { bytes.append(0x20) }
+            for (position, member) in Output.sorted(dictionary).enumerated() {
                 if position > 0 { bytes.append(contentsOf: spaced ? ", ".utf8 : ",".utf8) }
-                writeString(key)
+                writeString(member.key)
                 bytes.append(contentsOf: spaced ? " : ".utf8 : ":".utf8)
-                writeInline(members[key]!, spaced: spaced)
+                writeInline(member.value, spaced: spaced)
             }
-            if spaced && !members.isEmpty { bytes.append(0x20) }
+            if spaced && !dictionary.isEmpty { bytes.append(0x20) }
             bytes.append(UInt8(ascii: "}"))
         }
     }
 
-    static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
-        members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    /// The members sorted by their keys' UTF-8 bytes (no two keys are equal), each key read once.
+    static func sorted(_ dictionary: [String: JSONValue]) -> Members {
+        var members: Members = []
+        members.reserveCapacity(dictionary.count)
+        for member in dictionary { members.append(member) }
+        if members.count > 1 { members.sort { precedes($0.key, $1.key) } }
+        return members
     }
 
-    /// Whether a container is small and shallow enough for one line.
-    static func fitsInline(_ value: JSONValue) -> Bool {
-        var leaves = 0
-        return countLeaves(value, depth: 0, leaves: &leaves)
-    }
-
-    private static func countLeaves(_ value: JSONValue, depth: Int, leaves: inout Int) -> Bool {
-        switch value {
-        case .array(let elements):
-            if depth >= 2 { return false }
-            for element in elements where !countLeaves(element, depth: depth + 1, leaves: &leaves) { return false }
-            return true
-        case .object(let members):
-            if depth >= 2 { return false }
-            for element in members.values where !countLeaves(element, depth: depth + 1, leaves: &leaves) {
-                return false
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s (a prefix first).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in
+            b.withUTF8 { y in
+                let count = min(x.count, y.count)
+                var i = 0
+                while i < count {
+                    if x[i] != y[i] { return x[i] < y[i] }
+                    i += 1
+                }
+                return x.count < y.count
             }
-            return true
-        case .string(let string):
-            leaves += string.utf8.count > 40 ? JSONWriter.inlineLeafLimit : 1
-            return leaves <= JSONWriter.inlineLeafLimit
-        default:
-            leaves += 1
-            return leaves <= JSONWriter.inlineLeafLimit
         }
     }
 
     mutating func newline(_ indent: Int) {
         bytes.append(0x0A)
-        for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
+        bytes.append(contentsOf: repeatElement(0x20, count: 2 * indent))
     }
 
     mutating func writeNumber(_ number: Double) {
@@ -139,12 +201,13 @@ private struct Output {
             var integer = Int64(number)
             if integer == 0 { bytes.append(UInt8(ascii: "0")); return }
             if integer < 0 { bytes.append(UInt8(ascii: "-")); integer = -integer }
-            var digits: [UInt8] = []
+            // Digits least significant first, then turned around in place.
+            let start = bytes.count
             while integer > 0 {
-                digits.append(UInt8(ascii: "0") + UInt8(integer % 10))
+                bytes.append(UInt8(ascii: "0") + UInt8(integer % 10))
                 integer /= 10
             }
-            bytes.append(contentsOf: digits.reversed())
+            bytes[start...].reverse()
             return
         }
         // Swift's description is the shortest text that reads back to the same value, and is valid JSON
@@ -154,6 +217,12 @@ private struct Output {
 
     mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (keys, names) need no escape: copied whole.
+        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            bytes.append(contentsOf: string.utf8)
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
             case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
