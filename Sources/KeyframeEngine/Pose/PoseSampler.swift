@@ -87,6 +87,29 @@ public struct PoseSampler: Sendable {
                       collectNodes: collectNodes)
     }
 
+    /// The transform and colour of each of composition `id`'s own nodes at local `frame`, by node index: the
+    /// states `sample(composition:frame:collectNodes: true)` reports for them, `nil` for a node it reports none
+    /// for (hidden, a mask or under one, an ancestor missing). Nothing else is evaluated: no sprites placed, no
+    /// nested composition entered, no paths named (what an exporter that keys each node layer needs, per frame).
+    /// Empty when the document has no composition `id`.
+    public func nodeValues(composition id: String, frame: Frames) -> [Pose.NodeValues?] {
+        guard let composition = compositions[id], let structure = structures[id] else { return [] }
+        let count = composition.nodes.count
+        var states: [NodeFrame?] = Array(repeating: nil, count: count)
+        let skeleton = SkeletonSolver.isNeeded(for: composition)
+            ? SkeletonSolver.solve(composition, indices: indices[id] ?? [:], at: frame) : nil
+        var result = [Pose.NodeValues?](repeating: nil, count: count)
+        for index in 0..<count where !structure.underMask[index] {
+            guard let state = resolve(index, in: composition, structure, at: frame,
+                                      parentDefault: (.identity, .identity, .normal), states: &states,
+                                      skeleton: skeleton),
+                state.visible
+            else { continue }
+            result[index] = Pose.NodeValues(transform: state.transform, color: state.color)
+        }
+        return result
+    }
+
     /// Where a timeline's playhead runs (§4.7): its time without wraps or holds, and the range `lo ..< hi` it stays
     /// in (a clip's range for the root; the whole timeline for a nested one).
     struct Playhead {
