@@ -37,41 +37,31 @@ public struct JSONWriter {
 private struct Output {
     var bytes: [UInt8] = []
 
-    /// An object's members in the order they are written: by the keys' UTF-8 bytes.
-    typealias Members = [(key: String, value: JSONValue)]
-
     mutating func write(_ value: JSONValue, indent: Int) {
         switch value {
         case .array(let elements):
-            if elements.isEmpty { bytes.append(contentsOf: "[]".utf8); return }
-            // Written on one line while it fits (at most a few scalars, so a failed attempt costs little), else
-            // taken back and written one element per line.
-            let mark = bytes.count
-            var leaves = 0
-            if writeOneLine(elements, depth: 0, leaves: &leaves) { return }
-            bytes.removeLast(bytes.count - mark)
+            if elements.isEmpty { raw("[]"); return }
+            if Output.fitsInline(value) { writeInline(value, spaced: true); return }
             bytes.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
+            for position in elements.indices {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
-                write(element, indent: indent + 1)
+                write(elements[position], indent: indent + 1)
             }
             newline(indent)
             bytes.append(UInt8(ascii: "]"))
-        case .object(let dictionary):
-            if dictionary.isEmpty { bytes.append(contentsOf: "{}".utf8); return }
-            let members = Output.sorted(dictionary)
-            let mark = bytes.count
-            var leaves = 0
-            if writeOneLine(members, depth: 0, leaves: &leaves) { return }
-            bytes.removeLast(bytes.count - mark)
+        case .object(let members):
+            if members.isEmpty { raw("{}"); return }
+            if Output.fitsInline(value) { writeInline(value, spaced: true); return }
             bytes.append(UInt8(ascii: "{"))
-            for position in members.indices {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            var first = true
+            Output.forEachSorted(members) { key, member in
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
                 newline(indent + 1)
-                writeString(members[position].key)
-                bytes.append(contentsOf: " : ".utf8)
-                write(members[position].value, indent: indent + 1)
+                writeString(key)
+                raw(" : ")
+                write(member, indent: indent + 1)
             }
             newline(indent)
             bytes.append(UInt8(ascii: "}"))
@@ -80,105 +70,72 @@ private struct Output {
         }
     }
 
-    // MARK: One line
-
-    // A container goes on one line when it is at most two levels deep (containers at depth 0 and 1, scalars down
-    // to depth 2) and holds at most `inlineLeafLimit` scalars, a string longer than 40 bytes counting as the whole
-    // limit. The writers below write the spaced one-line form while counting, and return `false` as soon as the
-    // container cannot fit; the caller then removes what they wrote.
-
-    private mutating func writeOneLine(_ value: JSONValue, depth: Int, leaves: inout Int) -> Bool {
-        switch value {
-        case .array(let elements):
-            return depth < 2 && writeOneLine(elements, depth: depth, leaves: &leaves)
-        case .object(let dictionary):
-            return depth < 2 && writeOneLine(Output.sorted(dictionary), depth: depth, leaves: &leaves)
-        case .string(let string):
-            leaves += string.utf8.count > 40 ? JSONWriter.inlineLeafLimit : 1
-            guard leaves <= JSONWriter.inlineLeafLimit else { return false }
-            writeString(string)
-            return true
-        default:
-            leaves += 1
-            guard leaves <= JSONWriter.inlineLeafLimit else { return false }
-            writeInline(value, spaced: true)
-            return true
-        }
-    }
-
-    private mutating func writeOneLine(_ elements: [JSONValue], depth: Int, leaves: inout Int) -> Bool {
-        bytes.append(UInt8(ascii: "["))
-        if elements.isEmpty { bytes.append(UInt8(ascii: "]")); return true }
-        bytes.append(0x20)
-        for position in elements.indices {
-            if position > 0 { bytes.append(UInt8(ascii: ",")); bytes.append(0x20) }
-            guard writeOneLine(elements[position], depth: depth + 1, leaves: &leaves) else { return false }
-        }
-        bytes.append(0x20)
-        bytes.append(UInt8(ascii: "]"))
-        return true
-    }
-
-    private mutating func writeOneLine(_ members: Members, depth: Int, leaves: inout Int) -> Bool {
-        bytes.append(UInt8(ascii: "{"))
-        if members.isEmpty { bytes.append(UInt8(ascii: "}")); return true }
-        bytes.append(0x20)
-        for position in members.indices {
-            if position > 0 { bytes.append(UInt8(ascii: ",")); bytes.append(0x20) }
-            writeString(members[position].key)
-            bytes.append(contentsOf: " : ".utf8)
-            guard writeOneLine(members[position].value, depth: depth + 1, leaves: &leaves) else { return false }
-        }
-        bytes.append(0x20)
-        bytes.append(UInt8(ascii: "}"))
-        return true
-    }
-
-    // MARK: Scalars and compact output
-
     mutating func writeInline(_ value: JSONValue, spaced: Bool) {
         switch value {
-        case .null: bytes.append(contentsOf: "null".utf8)
-        case .bool(let bool): bytes.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .null: raw("null")
+        case .bool(let bool): if bool { raw("true") } else { raw("false") }
         case .number(let number): writeNumber(number)
         case .string(let string): writeString(string)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
             if spaced && !elements.isEmpty { bytes.append(0x20) }
-            for (position, element) in elements.enumerated() {
-                if position > 0 { bytes.append(contentsOf: spaced ? ", ".utf8 : ",".utf8) }
-                writeInline(element, spaced: spaced)
+            for position in elements.indices {
+                if position > 0 { bytes.append(UInt8(ascii: ",")); if spaced { bytes.append(0x20) } }
+                writeInline(elements[position], spaced: spaced)
             }
             if spaced && !elements.isEmpty { bytes.append(0x20) }
             bytes.append(UInt8(ascii: "]"))
-        case .object(let dictionary):
+        case .object(let members):
             bytes.append(UInt8(ascii: "{"))
-            if spaced && !dictionary.isEmpty { bytes.append(0x20) }
-            for (position, member) in Output.sorted(dictionary).enumerated() {
-                if position > 0 { bytes.append(contentsOf: spaced ? ", ".utf8 : ",".utf8) }
-                writeString(member.key)
-                bytes.append(contentsOf: spaced ? " : ".utf8 : ":".utf8)
-                writeInline(member.value, spaced: spaced)
+            if spaced && !members.isEmpty { bytes.append(0x20) }
+            var first = true
+            Output.forEachSorted(members) { key, member in
+                if !first { bytes.append(UInt8(ascii: ",")); if spaced { bytes.append(0x20) } }
+                first = false
+                writeString(key)
+                if spaced { raw(" : ") } else { bytes.append(UInt8(ascii: ":")) }
+                writeInline(member, spaced: spaced)
             }
-            if spaced && !dictionary.isEmpty { bytes.append(0x20) }
+            if spaced && !members.isEmpty { bytes.append(0x20) }
             bytes.append(UInt8(ascii: "}"))
         }
     }
 
-    /// The members sorted by their keys' UTF-8 bytes (no two keys are equal), each key read once.
-    static func sorted(_ dictionary: [String: JSONValue]) -> Members {
-        var members: Members = []
-        members.reserveCapacity(dictionary.count)
-        for member in dictionary { members.append(member) }
-        if members.count > 1 { members.sort { precedes($0.key, $1.key) } }
-        return members
+    mutating func raw(_ text: StaticString) {
+        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Calls `body` with the members in the order of their keys' UTF-8 bytes.
+    static func forEachSorted(_ members: [String: JSONValue], _ body: (String, JSONValue) -> Void) {
+        if members.count == 1 {
+            let only = members.first!
+            body(only.key, only.value)
+            return
+        }
+        // A permutation of the dictionary's own positions, sorted by key (insertion sort: objects are small).
+        var order = Array(members.indices)
+        var i = 1
+        while i < order.count {
+            let index = order[i]
+            let key = members[index].key
+            var j = i
+            while j > 0 && precedes(key, members[order[j - 1]].key) {
+                order[j] = order[j - 1]
+                j -= 1
+            }
+            order[j] = index
+            i += 1
+        }
+        for index in order {
+            let member = members[index]
+            body(member.key, member.value)
+        }
     }
 
     /// Whether `a`'s UTF-8 bytes sort before `b`'s (a prefix first).
     static func precedes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in
-            b.withUTF8 { y in
+        if let result = a.utf8.withContiguousStorageIfAvailable({ x in
+            b.utf8.withContiguousStorageIfAvailable { y -> Bool in
                 let count = min(x.count, y.count)
                 var i = 0
                 while i < count {
@@ -187,6 +144,34 @@ private struct Output {
                 }
                 return x.count < y.count
             }
+        }), let result { return result }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
+    }
+
+    /// Whether a container is small and shallow enough for one line.
+    static func fitsInline(_ value: JSONValue) -> Bool {
+        var leaves = 0
+        return countLeaves(value, depth: 0, leaves: &leaves)
+    }
+
+    private static func countLeaves(_ value: JSONValue, depth: Int, leaves: inout Int) -> Bool {
+        switch value {
+        case .array(let elements):
+            if depth >= 2 { return false }
+            for element in elements where !countLeaves(element, depth: depth + 1, leaves: &leaves) { return false }
+            return true
+        case .object(let members):
+            if depth >= 2 { return false }
+            for element in members.values where !countLeaves(element, depth: depth + 1, leaves: &leaves) {
+                return false
+            }
+            return true
+        case .string(let string):
+            leaves += string.utf8.count > 40 ? JSONWriter.inlineLeafLimit : 1
+            return leaves <= JSONWriter.inlineLeafLimit
+        default:
+            leaves += 1
+            return leaves <= JSONWriter.inlineLeafLimit
         }
     }
 
@@ -196,7 +181,7 @@ private struct Output {
     }
 
     mutating func writeNumber(_ number: Double) {
-        guard number.isFinite else { bytes.append(contentsOf: "null".utf8); return }
+        guard number.isFinite else { raw("null"); return }
         if number == number.rounded(), abs(number) < 1e15 {
             var integer = Int64(number)
             if integer == 0 { bytes.append(UInt8(ascii: "0")); return }
@@ -218,23 +203,29 @@ private struct Output {
     mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         // Most strings (keys, names) need no escape: copied whole.
-        if !string.utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-            bytes.append(contentsOf: string.utf8)
+        let plain = string.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if plain == true {
             bytes.append(UInt8(ascii: "\""))
             return
         }
         for byte in string.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
-            case 0x0A: bytes.append(contentsOf: "\\n".utf8)
-            case 0x0D: bytes.append(contentsOf: "\\r".utf8)
-            case 0x09: bytes.append(contentsOf: "\\t".utf8)
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
+                let hex: StaticString = "0123456789abcdef"
+                raw("\\u00")
+                bytes.append(hex.utf8Start[Int(byte >> 4)])
+                bytes.append(hex.utf8Start[Int(byte & 0xF)])
             default: bytes.append(byte)
             }
         }

@@ -2,8 +2,9 @@ import KeyframeJSON
 import KeyframeTestSupport
 import XCTest
 
-/// The writer's layout rules, and its bytes against the straightforward algorithm it replaced (measure every
-/// container, sort keys, look each member up) on varied trees.
+/// The writer's layout rules, and its bytes against the algorithm it replaced (keys sorted with
+/// `utf8.lexicographicallyPrecedes`, each member looked up by key, literals appended through `String.utf8`) on
+/// varied trees.
 final class JSONWriterTests: XCTestCase {
     private func text(_ value: JSONValue) -> String { String(decoding: JSONWriter.write(value), as: UTF8.self) }
 
@@ -50,7 +51,7 @@ final class JSONWriterTests: XCTestCase {
                        + #""q\"\\\n\t\r\u0001" : "x\u001fy" }"# + "\n")
     }
 
-    func testSameBytesAsTheMeasuringWriterOnVariedTrees() {
+    func testSameBytesAsThePreviousWriterOnVariedTrees() {
         var random = SeededGenerator(seed: 14)
         for round in 0..<3000 {
             let value = Self.tree(&random, depth: 0)
@@ -87,8 +88,8 @@ final class JSONWriterTests: XCTestCase {
     }
 }
 
-/// The writer as it was before it wrote one-line containers optimistically: every container measured on its own
-/// before it is written, keys sorted by `utf8.lexicographicallyPrecedes` and each member looked up by key.
+/// The writer as it was before it was made faster: every container measured on its own before it is written, keys
+/// sorted by `utf8.lexicographicallyPrecedes` and each member looked up by key.
 private enum ReferenceWriter {
     static func write(_ value: JSONValue) -> [UInt8] {
         var bytes: [UInt8] = []
