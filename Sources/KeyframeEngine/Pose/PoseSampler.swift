@@ -97,7 +97,8 @@ public struct PoseSampler: Sendable {
         let count = composition.nodes.count
         var states: [NodeFrame?] = Array(repeating: nil, count: count)
         let skeleton = SkeletonSolver.isNeeded(for: composition)
-            ? SkeletonSolver.solve(composition, indices: indices[id] ?? [:], at: frame) : nil
+            ? SkeletonSolver.solve(composition, indices: indices[id] ?? [:], boneParents: structure.boneParents, at: frame)
+            : nil
         var result = [Pose.NodeValues?](repeating: nil, count: count)
         for index in 0..<count where !structure.underMask[index] {
             guard let state = resolve(index, in: composition, structure, at: frame,
@@ -147,11 +148,15 @@ public struct PoseSampler: Sendable {
         /// The index of the mask that limits the node (its own `maskedBy`, else its nearest ancestor's), when that
         /// names a node.
         let maskNode: [Int?]
+        /// ``SkeletonSolver/boneParents(of:indices:)`` when the composition needs the solver, else empty.
+        let boneParents: [Int?]
 
         static let missingParent = -1
 
         init(_ composition: Composition, indices: [String: Int]) {
             let nodes = composition.nodes
+            boneParents = SkeletonSolver.isNeeded(for: composition)
+                ? SkeletonSolver.boneParents(of: composition, indices: indices) : []
             parents = nodes.map { node in node.parent.map { indices[$0] ?? Structure.missingParent } }
             var ancestors: [[Int]] = []
             for node in nodes {
@@ -194,7 +199,9 @@ public struct PoseSampler: Sendable {
         var maskIndex: [Int: Int] = [:]  // node index of a mask → index in pose.masks
         // Skeletons: bones placed by their inheritance flags and IK, and bone world transforms for weighted meshes.
         let skeleton = SkeletonSolver.isNeeded(for: composition)
-            ? SkeletonSolver.solve(composition, indices: indices[compositionID] ?? [:], at: frame) : nil
+            ? SkeletonSolver.solve(composition, indices: indices[compositionID] ?? [:], boneParents: structure.boneParents,
+                                   at: frame)
+            : nil
         var bones: [String: Matrix2D] = [:]
         if !meshes.isEmpty {
             for (index, node) in nodes.enumerated() where node.kind == .bone {
@@ -303,7 +310,7 @@ public struct PoseSampler: Sendable {
     /// The local state of node `index`, with its ancestors resolved first; `nil` when an ancestor is missing.
     private func resolve(_ index: Int, in composition: Composition, _ structure: Structure, at frame: Frames,
                          parentDefault: (Matrix2D, ColorTransform, BlendMode), states: inout [NodeFrame?],
-                         skeleton: [Int: Matrix2D]? = nil) -> NodeFrame? {
+                         skeleton: [Matrix2D?]? = nil) -> NodeFrame? {
         if let known = states[index] { return known }
         var parentState = NodeFrame(transform: parentDefault.0, color: parentDefault.1, blend: parentDefault.2,
                                     visible: true, masks: [])
