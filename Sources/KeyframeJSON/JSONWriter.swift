@@ -101,30 +101,33 @@ private struct Output {
         }
     }
 
+    /// Appends a literal's bytes.
     mutating func raw(_ text: StaticString) {
-        bytes.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
     }
 
     /// Calls `body` with the members in the order of their keys' UTF-8 bytes.
     static func forEachSorted(_ members: [String: JSONValue], _ body: (String, JSONValue) -> Void) {
-        if members.count == 1 {
-            let only = members.first!
-            body(only.key, only.value)
+        guard members.count > 1 else {
+            if let only = members.first { body(only.key, only.value) }
             return
         }
-        // A permutation of the dictionary's own positions, sorted by key (insertion sort: objects are small).
+        // A permutation of the dictionary's own positions, sorted by key: insertion sort for the small objects
+        // most files are made of, the standard library's sort for large ones.
         var order = Array(members.indices)
-        var i = 1
-        while i < order.count {
-            let index = order[i]
-            let key = members[index].key
-            var j = i
-            while j > 0 && precedes(key, members[order[j - 1]].key) {
-                order[j] = order[j - 1]
-                j -= 1
+        if order.count > 24 {
+            order.sort { precedes(members[$0].key, members[$1].key) }
+        } else {
+            for i in 1..<order.count {
+                let index = order[i]
+                let key = members[index].key
+                var j = i
+                while j > 0 && precedes(key, members[order[j - 1]].key) {
+                    order[j] = order[j - 1]
+                    j -= 1
+                }
+                order[j] = index
             }
-            order[j] = index
-            i += 1
         }
         for index in order {
             let member = members[index]
@@ -224,8 +227,10 @@ private struct Output {
             case 0..<0x20:
                 let hex: StaticString = "0123456789abcdef"
                 raw("\\u00")
-                bytes.append(hex.utf8Start[Int(byte >> 4)])
-                bytes.append(hex.utf8Start[Int(byte & 0xF)])
+                hex.withUTF8Buffer { digits in
+                    bytes.append(digits[Int(byte >> 4)])
+                    bytes.append(digits[Int(byte & 0xF)])
+                }
             default: bytes.append(byte)
             }
         }

@@ -60,6 +60,21 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    func testLargeObjectsSortLikeSmallOnes() {
+        // Objects beyond 24 members take the standard library's sort instead of the insertion sort.
+        var random = SeededGenerator(seed: 1414)
+        for count in [23, 24, 25, 26, 300] {
+            var members: [String: JSONValue] = [:]
+            while members.count < count {
+                let key = (0..<Int.random(in: 0...4, using: &random)).map { _ in ["a", "b", "é", "Z", "😀", "0"].randomElement(using: &random)! }.joined()
+                members[key] = .number(Double(members.count))
+            }
+            let value: JSONValue = ["outer": .object(members), "inline": .object(Dictionary(uniqueKeysWithValues: members.prefix(5).map { ($0.key, $0.value) }))]
+            XCTAssertEqual(JSONWriter.write(value), ReferenceWriter.write(value), "\(count) members")
+            XCTAssertEqual(JSONWriter.writeCompact(value), ReferenceWriter.writeCompact(value), "\(count) members")
+        }
+    }
+
     private static let keys = ["a", "ab", "b", "B", "keyPath", "values", "é", "ü", "😀", "", "a\"b", "x\ny", "k10", "k9"]
 
     /// A random tree: containers of 0–14 members (so both sides of the leaf limit), strings up to 45 bytes.
