@@ -34,7 +34,8 @@ public struct JSONWriter {
     }
 }
 
-private struct Output {
+/// The writer's byte buffer and layout rules, shared by ``JSONWriter`` and ``JSONStream``.
+struct Output {
     var bytes: [UInt8] = []
 
     mutating func write(_ value: JSONValue, indent: Int) {
