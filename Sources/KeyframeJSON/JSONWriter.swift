@@ -179,9 +179,17 @@ struct Output {
         }
     }
 
+    /// Spaces to copy indentation from (a `repeatElement` append goes element by element).
+    private static let spaces = [UInt8](repeating: 0x20, count: 256)
+
     mutating func newline(_ indent: Int) {
         bytes.append(0x0A)
-        bytes.append(contentsOf: repeatElement(0x20, count: 2 * indent))
+        var count = 2 * indent
+        while count > 0 {
+            let chunk = min(count, Output.spaces.count)
+            bytes.append(contentsOf: Output.spaces[0..<chunk])
+            count -= chunk
+        }
     }
 
     mutating func writeNumber(_ number: Double) {

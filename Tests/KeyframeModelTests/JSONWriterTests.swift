@@ -75,6 +75,14 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    func testDeepIndentation() {
+        // 140 levels: indentation beyond the 256 spaces the writer copies at once.
+        var value: JSONValue = ["leaf": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11]]
+        for level in 0..<140 { value = level % 2 == 0 ? .array([value, .string("x")]) : ["k": value, "n": .number(Double(level))] }
+        XCTAssertEqual(JSONWriter.write(value), ReferenceWriter.write(value))
+        XCTAssertTrue(text(value).contains("\n" + String(repeating: " ", count: 2 * 142) + "1,\n"))
+    }
+
     private static let keys = ["a", "ab", "b", "B", "keyPath", "values", "é", "ü", "😀", "", "a\"b", "x\ny", "k10", "k9"]
 
     /// A random tree: containers of 0–14 members (so both sides of the leaf limit), strings up to 45 bytes.
