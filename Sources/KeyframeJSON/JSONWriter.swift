@@ -34,32 +34,35 @@ public struct JSONWriter {
     }
 }
 
-private struct Output {
+/// The writer's byte buffer and layout rules, shared by ``JSONWriter`` and ``JSONStream``.
+struct Output {
     var bytes: [UInt8] = []
 
     mutating func write(_ value: JSONValue, indent: Int) {
         switch value {
         case .array(let elements):
-            if elements.isEmpty { bytes.append(contentsOf: "[]".utf8); return }
+            if elements.isEmpty { raw("[]"); return }
             if Output.fitsInline(value) { writeInline(value, spaced: true); return }
             bytes.append(UInt8(ascii: "["))
-            for (position, element) in elements.enumerated() {
+            for position in elements.indices {
                 if position > 0 { bytes.append(UInt8(ascii: ",")) }
                 newline(indent + 1)
-                write(element, indent: indent + 1)
+                write(elements[position], indent: indent + 1)
             }
             newline(indent)
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
-            if members.isEmpty { bytes.append(contentsOf: "{}".utf8); return }
+            if members.isEmpty { raw("{}"); return }
             if Output.fitsInline(value) { writeInline(value, spaced: true); return }
             bytes.append(UInt8(ascii: "{"))
-            for (position, key) in Output.sortedKeys(members).enumerated() {
-                if position > 0 { bytes.append(UInt8(ascii: ",")) }
+            var first = true
+            Output.forEachSorted(members) { key, member in
+                if !first { bytes.append(UInt8(ascii: ",")) }
+                first = false
                 newline(indent + 1)
                 writeString(key)
-                bytes.append(contentsOf: " : ".utf8)
-                write(members[key]!, indent: indent + 1)
+                raw(" : ")
+                write(member, indent: indent + 1)
             }
             newline(indent)
             bytes.append(UInt8(ascii: "}"))
@@ -70,35 +73,83 @@ private struct Output {
 
     mutating func writeInline(_ value: JSONValue, spaced: Bool) {
         switch value {
-        case .null: bytes.append(contentsOf: "null".utf8)
-        case .bool(let bool): bytes.append(contentsOf: (bool ? "true" : "false").utf8)
+        case .null: raw("null")
+        case .bool(let bool): if bool { raw("true") } else { raw("false") }
         case .number(let number): writeNumber(number)
         case .string(let string): writeString(string)
         case .array(let elements):
             bytes.append(UInt8(ascii: "["))
             if spaced && !elements.isEmpty { bytes.append(0x20) }
-            for (position, element) in elements.enumerated() {
-                if position > 0 { bytes.append(contentsOf: spaced ? ", ".utf8 : ",".utf8) }
-                writeInline(element, spaced: spaced)
+            for position in elements.indices {
+                if position > 0 { bytes.append(UInt8(ascii: ",")); if spaced { bytes.append(0x20) } }
+                writeInline(elements[position], spaced: spaced)
             }
             if spaced && !elements.isEmpty { bytes.append(0x20) }
             bytes.append(UInt8(ascii: "]"))
         case .object(let members):
             bytes.append(UInt8(ascii: "{"))
             if spaced && !members.isEmpty { bytes.append(0x20) }
-            for (position, key) in Output.sortedKeys(members).enumerated() {
-                if position > 0 { bytes.append(contentsOf: spaced ? ", ".utf8 : ",".utf8) }
+            var first = true
+            Output.forEachSorted(members) { key, member in
+                if !first { bytes.append(UInt8(ascii: ",")); if spaced { bytes.append(0x20) } }
+                first = false
                 writeString(key)
-                bytes.append(contentsOf: spaced ? " : ".utf8 : ":".utf8)
-                writeInline(members[key]!, spaced: spaced)
+                if spaced { raw(" : ") } else { bytes.append(UInt8(ascii: ":")) }
+                writeInline(member, spaced: spaced)
             }
             if spaced && !members.isEmpty { bytes.append(0x20) }
             bytes.append(UInt8(ascii: "}"))
         }
     }
 
-    static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
-        members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+    /// Appends a literal's bytes.
+    mutating func raw(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Calls `body` with the members in the order of their keys' UTF-8 bytes.
+    static func forEachSorted(_ members: [String: JSONValue], _ body: (String, JSONValue) -> Void) {
+        guard members.count > 1 else {
+            if let only = members.first { body(only.key, only.value) }
+            return
+        }
+        // A permutation of the dictionary's own positions, sorted by key: insertion sort for the small objects
+        // most files are made of, the standard library's sort for large ones.
+        var order = Array(members.indices)
+        if order.count > 24 {
+            order.sort { precedes(members[$0].key, members[$1].key) }
+        } else {
+            for i in 1..<order.count {
+                let index = order[i]
+                let key = members[index].key
+                var j = i
+                while j > 0 && precedes(key, members[order[j - 1]].key) {
+                    order[j] = order[j - 1]
+                    j -= 1
+                }
+                order[j] = index
+            }
+        }
+        for index in order {
+            let member = members[index]
+            body(member.key, member.value)
+        }
+    }
+
+    /// Whether `a`'s UTF-8 bytes sort before `b`'s (a prefix first).
+    static func precedes(_ a: String, _ b: String) -> Bool {
+        if let result = a.utf8.withContiguousStorageIfAvailable({ x in
+            b.utf8.withContiguousStorageIfAvailable { y -> Bool in
+                let count = min(x.count, y.count)
+                var i = 0
+                while i < count {
+                    if x[i] != y[i] { return x[i] < y[i] }
+                    i += 1
+                }
+                return x.count < y.count
+            }
+        }), let result { return result }
+        return a.utf8.lexicographicallyPrecedes(b.utf8)
     }
 
     /// Whether a container is small and shallow enough for one line.
@@ -128,23 +179,32 @@ private struct Output {
         }
     }
 
+    /// Spaces to copy indentation from (a `repeatElement` append goes element by element).
+    private static let spaces = [UInt8](repeating: 0x20, count: 256)
+
     mutating func newline(_ indent: Int) {
         bytes.append(0x0A)
-        for _ in 0..<indent { bytes.append(0x20); bytes.append(0x20) }
+        var count = 2 * indent
+        while count > 0 {
+            let chunk = min(count, Output.spaces.count)
+            bytes.append(contentsOf: Output.spaces[0..<chunk])
+            count -= chunk
+        }
     }
 
     mutating func writeNumber(_ number: Double) {
-        guard number.isFinite else { bytes.append(contentsOf: "null".utf8); return }
+        guard number.isFinite else { raw("null"); return }
         if number == number.rounded(), abs(number) < 1e15 {
             var integer = Int64(number)
             if integer == 0 { bytes.append(UInt8(ascii: "0")); return }
             if integer < 0 { bytes.append(UInt8(ascii: "-")); integer = -integer }
-            var digits: [UInt8] = []
+            // Digits least significant first, then turned around in place.
+            let start = bytes.count
             while integer > 0 {
-                digits.append(UInt8(ascii: "0") + UInt8(integer % 10))
+                bytes.append(UInt8(ascii: "0") + UInt8(integer % 10))
                 integer /= 10
             }
-            bytes.append(contentsOf: digits.reversed())
+            bytes[start...].reverse()
             return
         }
         // Swift's description is the shortest text that reads back to the same value, and is valid JSON
@@ -154,18 +214,32 @@ private struct Output {
 
     mutating func writeString(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
+        // Most strings (keys, names) need no escape: copied whole.
+        let plain = string.utf8.withContiguousStorageIfAvailable { buffer -> Bool in
+            for byte in buffer where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                return false
+            }
+            bytes.append(contentsOf: buffer)
+            return true
+        }
+        if plain == true {
+            bytes.append(UInt8(ascii: "\""))
+            return
+        }
         for byte in string.utf8 {
             switch byte {
-            case UInt8(ascii: "\""): bytes.append(contentsOf: "\\\"".utf8)
-            case UInt8(ascii: "\\"): bytes.append(contentsOf: "\\\\".utf8)
-            case 0x0A: bytes.append(contentsOf: "\\n".utf8)
-            case 0x0D: bytes.append(contentsOf: "\\r".utf8)
-            case 0x09: bytes.append(contentsOf: "\\t".utf8)
+            case UInt8(ascii: "\""): raw("\\\"")
+            case UInt8(ascii: "\\"): raw("\\\\")
+            case 0x0A: raw("\\n")
+            case 0x0D: raw("\\r")
+            case 0x09: raw("\\t")
             case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                bytes.append(contentsOf: "\\u00".utf8)
-                bytes.append(hex[Int(byte >> 4)])
-                bytes.append(hex[Int(byte & 0xF)])
+                let hex: StaticString = "0123456789abcdef"
+                raw("\\u00")
+                hex.withUTF8Buffer { digits in
+                    bytes.append(digits[Int(byte >> 4)])
+                    bytes.append(digits[Int(byte & 0xF)])
+                }
             default: bytes.append(byte)
             }
         }

@@ -2,6 +2,7 @@ import Foundation
 import KeyframeEngine
 import KeyframeExport
 import KeyframeImport
+import KeyframeJSON
 import KeyframeModel
 import XCTest
 
@@ -57,6 +58,11 @@ struct CoreAnimationConformance {
             let tree = try CALayerTreeFile.decode(exported.main.bytes, source: exported.main.relativePath)
             let problems = CALayerTreeValidator.problems(in: tree)
             if !problems.isEmpty { figures.failures.append("\(url.lastPathComponent)/\(exported.clip): \(problems[0])") }
+            // The exporter writes JSON straight from the specs (CALayerTreeJSON): the bytes must be the generic
+            // writer's for the same tree.
+            if format == .json, exported.main.bytes != JSONWriter.write(tree.json) {
+                figures.failures.append("\(url.lastPathComponent)/\(exported.clip): the JSON differs from JSONWriter's for the same tree")
+            }
             let clip = try XCTUnwrap(document.clip(named: exported.clip))
             figures.add(compare(tree, clip: clip, document: document, sampler: sampler,
                                 name: "\(url.lastPathComponent)/\(clip.name)"))

@@ -61,6 +61,18 @@ public struct Pose: Sendable, Equatable {
         public var childFrame: Double?
     }
 
+    /// A node's resolved transform and colour, without its path or content: what
+    /// ``PoseSampler/nodeValues(composition:frame:)`` gives for each of a composition's own nodes.
+    public struct NodeValues: Sendable, Equatable {
+        public var transform: Matrix2D
+        public var color: ColorTransform
+
+        public init(transform: Matrix2D, color: ColorTransform) {
+            self.transform = transform
+            self.color = color
+        }
+    }
+
     /// Sprites back to front.
     public var items: [Item] = []
     /// Mask shapes: each is a list of sprites whose coverage (alpha) forms the mask.

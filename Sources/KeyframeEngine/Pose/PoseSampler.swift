@@ -87,6 +87,30 @@ public struct PoseSampler: Sendable {
                       collectNodes: collectNodes)
     }
 
+    /// The transform and colour of each of composition `id`'s own nodes at local `frame`, by node index: the
+    /// states `sample(composition:frame:collectNodes: true)` reports for them, `nil` for a node it reports none
+    /// for (hidden, a mask or under one, an ancestor missing). Nothing else is evaluated: no sprites placed, no
+    /// nested composition entered, no paths named (what an exporter that keys each node layer needs, per frame).
+    /// Empty when the document has no composition `id`.
+    public func nodeValues(composition id: String, frame: Frames) -> [Pose.NodeValues?] {
+        guard let composition = compositions[id], let structure = structures[id] else { return [] }
+        let count = composition.nodes.count
+        var states: [NodeFrame?] = Array(repeating: nil, count: count)
+        let skeleton = SkeletonSolver.isNeeded(for: composition)
+            ? SkeletonSolver.solve(composition, indices: indices[id] ?? [:], boneParents: structure.boneParents, at: frame)
+            : nil
+        var result = [Pose.NodeValues?](repeating: nil, count: count)
+        for index in 0..<count where !structure.underMask[index] {
+            guard let state = resolve(index, in: composition, structure, at: frame,
+                                      parentDefault: (.identity, .identity, .normal), states: &states,
+                                      skeleton: skeleton),
+                state.visible
+            else { continue }
+            result[index] = Pose.NodeValues(transform: state.transform, color: state.color)
+        }
+        return result
+    }
+
     /// Where a timeline's playhead runs (§4.7): its time without wraps or holds, and the range `lo ..< hi` it stays
     /// in (a clip's range for the root; the whole timeline for a nested one).
     struct Playhead {
@@ -124,11 +148,15 @@ public struct PoseSampler: Sendable {
         /// The index of the mask that limits the node (its own `maskedBy`, else its nearest ancestor's), when that
         /// names a node.
         let maskNode: [Int?]
+        /// ``SkeletonSolver/boneParents(of:indices:)`` when the composition needs the solver, else empty.
+        let boneParents: [Int?]
 
         static let missingParent = -1
 
         init(_ composition: Composition, indices: [String: Int]) {
             let nodes = composition.nodes
+            boneParents = SkeletonSolver.isNeeded(for: composition)
+                ? SkeletonSolver.boneParents(of: composition, indices: indices) : []
             parents = nodes.map { node in node.parent.map { indices[$0] ?? Structure.missingParent } }
             var ancestors: [[Int]] = []
             for node in nodes {
@@ -171,7 +199,9 @@ public struct PoseSampler: Sendable {
         var maskIndex: [Int: Int] = [:]  // node index of a mask → index in pose.masks
         // Skeletons: bones placed by their inheritance flags and IK, and bone world transforms for weighted meshes.
         let skeleton = SkeletonSolver.isNeeded(for: composition)
-            ? SkeletonSolver.solve(composition, indices: indices[compositionID] ?? [:], at: frame) : nil
+            ? SkeletonSolver.solve(composition, indices: indices[compositionID] ?? [:], boneParents: structure.boneParents,
+                                   at: frame)
+            : nil
         var bones: [String: Matrix2D] = [:]
         if !meshes.isEmpty {
             for (index, node) in nodes.enumerated() where node.kind == .bone {
@@ -280,7 +310,7 @@ public struct PoseSampler: Sendable {
     /// The local state of node `index`, with its ancestors resolved first; `nil` when an ancestor is missing.
     private func resolve(_ index: Int, in composition: Composition, _ structure: Structure, at frame: Frames,
                          parentDefault: (Matrix2D, ColorTransform, BlendMode), states: inout [NodeFrame?],
-                         skeleton: [Int: Matrix2D]? = nil) -> NodeFrame? {
+                         skeleton: [Matrix2D?]? = nil) -> NodeFrame? {
         if let known = states[index] { return known }
         var parentState = NodeFrame(transform: parentDefault.0, color: parentDefault.1, blend: parentDefault.2,
                                     visible: true, masks: [])

@@ -16,14 +16,30 @@ struct SkeletonSolver {
 
     private let composition: Composition
     private let indices: [String: Int]
+    private let boneParents: [Int?]
     private let frame: Frames
-    private var globals: [Int: BoneTransform] = [:]
-    private var matrices: [Int: Matrix2D] = [:]
+    private var globals: [BoneTransform?]
+    private var matrices: [Matrix2D?]
     private var constraintsByRoot: [Int: [IKConstraint]] = [:]
 
-    /// World transforms (composition space) of every bone node, by node index.
-    static func solve(_ composition: Composition, indices: [String: Int], at frame: Frames) -> [Int: Matrix2D] {
-        var solver = SkeletonSolver(composition: composition, indices: indices, frame: frame)
+    /// Each node's parent index when the parent is a bone (what the solver places a bone relative to), else `nil`.
+    /// It does not change with time: callers that solve many frames work it out once.
+    static func boneParents(of composition: Composition, indices: [String: Int]) -> [Int?] {
+        let nodes = composition.nodes
+        func isBone(_ index: Int) -> Bool { nodes[index].kind == .bone || nodes[index].bone != nil }
+        return nodes.map { node in
+            guard let parent = node.parent, let parentIndex = indices[parent], isBone(parentIndex) else { return nil }
+            return parentIndex
+        }
+    }
+
+    /// World transforms (composition space) of every bone node, by node index (`nil` for other nodes).
+    /// `boneParents`: ``boneParents(of:indices:)`` of the composition, worked out here when not given.
+    static func solve(_ composition: Composition, indices: [String: Int], boneParents: [Int?]? = nil,
+                      at frame: Frames) -> [Matrix2D?] {
+        var solver = SkeletonSolver(composition: composition, indices: indices,
+                                    boneParents: boneParents ?? Self.boneParents(of: composition, indices: indices),
+                                    frame: frame)
         for constraint in composition.ik {
             guard let bone = indices[constraint.bone] else { continue }
             var root = bone
@@ -38,20 +54,17 @@ struct SkeletonSolver {
         return solver.matrices
     }
 
-    private init(composition: Composition, indices: [String: Int], frame: Frames) {
+    private init(composition: Composition, indices: [String: Int], boneParents: [Int?], frame: Frames) {
         self.composition = composition
         self.indices = indices
+        self.boneParents = boneParents
         self.frame = frame
-    }
-
-    private func isBone(_ index: Int) -> Bool {
-        composition.nodes[index].kind == .bone || composition.nodes[index].bone != nil
+        globals = Array(repeating: nil, count: composition.nodes.count)
+        matrices = Array(repeating: nil, count: composition.nodes.count)
     }
 
     private func parentIndex(of index: Int) -> Int? {
-        guard let parent = composition.nodes[index].parent, let parentIndex = indices[parent], isBone(parentIndex)
-        else { return nil }
-        return parentIndex
+        boneParents[index]
     }
 
     /// The bone's local components from its tracks.

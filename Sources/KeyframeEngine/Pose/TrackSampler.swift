@@ -33,12 +33,17 @@ extension ColorTransform: Interpolatable {
 
 extension Track {
     /// The held value at `frame`: the last keyframe at or before it (the first keyframe's value before it).
+    ///
+    /// Inlinable (as ``Track/keyframeIndex(at:)``) so that callers outside the engine, such as the exporters that
+    /// read content and draw-order tracks at every key, get a copy specialized for the value type.
+    @inlinable
     public func heldValue(at frame: Frames) -> Value? {
         guard !keyframes.isEmpty else { return nil }
         return keyframes[keyframeIndex(at: frame) ?? 0].value
     }
 
     /// The held keyframe at `frame` and the frame where the next keyframe starts (if any).
+    @inlinable
     public func heldKeyframe(at frame: Frames) -> (keyframe: Keyframe<Value>, next: Frames?)? {
         guard !keyframes.isEmpty else { return nil }
         let index = keyframeIndex(at: frame) ?? 0

@@ -73,10 +73,9 @@ struct CALayerTreeBuilder {
 
     /// The top-level node states of compositions by composition id and local frame.
     final class StateCache {
-        var states: [String: [Double: [Pose.NodeState?]]] = [:]
+        var states: [String: [Double: [Pose.NodeValues?]]] = [:]
         init() {}
     }
-    private var topLevelPaths: [String: [String: Int]] = [:]
     private var clipName = ""
 
     /// The clip's timeline starts this many frames into the clip, so that a display refresh landing exactly on a
@@ -233,20 +232,11 @@ struct CALayerTreeBuilder {
     }
 
     /// The top-level node states of composition `id` at `local` by node index (nil: not drawn), sampled once.
-    private mutating func nodeStates(_ id: String, local: Double) -> [Pose.NodeState?] {
+    private mutating func nodeStates(_ id: String, local: Double) -> [Pose.NodeValues?] {
         if let known = cache.states[id]?[local] { return known }
-        let nodes = compositions[id]?.nodes ?? []
-        if topLevelPaths[id] == nil {
-            var paths: [String: Int] = [:]
-            for (index, node) in nodes.enumerated() { paths["\(id)/\(node.id)"] = index }
-            topLevelPaths[id] = paths
-        }
-        let paths = topLevelPaths[id]!
-        let pose = sampler.sample(composition: id, frame: Frames(local), collectNodes: true)
-        var result = [Pose.NodeState?](repeating: nil, count: nodes.count)
-        for state in pose.nodes {
-            if let index = paths[state.path] { result[index] = state }
-        }
+        let count = compositions[id]?.nodes.count ?? 0
+        var result = sampler.nodeValues(composition: id, frame: Frames(local))
+        if result.count != count { result = [Pose.NodeValues?](repeating: nil, count: count) }
         cache.states[id, default: [:]][local] = result
         return result
     }
@@ -254,7 +244,7 @@ struct CALayerTreeBuilder {
     // MARK: Nodes
 
     private mutating func nodeLayer(_ node: Node, index: Int, in composition: Composition, plan: Plan,
-                                    keyStates: [[Pose.NodeState?]], instants: [Instant?], hasDrawOrder: Bool,
+                                    keyStates: [[Pose.NodeValues?]], instants: [Instant?], hasDrawOrder: Bool,
                                     path: String, depth: Int, tint: ColorTransform) -> CALayerSpec? {
         var layer = CALayerSpec(name: node.id)
         let nodeStates = keyStates.map { $0[index] }
@@ -264,7 +254,7 @@ struct CALayerTreeBuilder {
             return layer
         }
         // Values where the node is hidden repeat the nearest shown ones (they are never seen).
-        var filled: [Pose.NodeState] = []
+        var filled: [Pose.NodeValues] = []
         var last = nodeStates[firstVisible]!
         for state in nodeStates {
             if let state { last = state }
@@ -465,7 +455,7 @@ struct CALayerTreeBuilder {
     }
 
     /// Diagnostics for what a layer cannot show.
-    private mutating func report(_ node: Node, states: [Pose.NodeState], path: String) {
+    private mutating func report(_ node: Node, states: [Pose.NodeValues], path: String) {
         let name = "\(path)/\(node.id)"
         if let modes = node.tracks.blendMode?.keyframes, modes.contains(where: { $0.value != .normal }) {
             diagnostics.add(Diagnostic(

@@ -18,7 +18,7 @@ public enum CALayerTreeFile {
     public static func encode(_ document: CALayerTreeDocument, as format: Format) throws(ExportError) -> [UInt8] {
         switch format {
         case .json:
-            return JSONWriter.write(document.json)
+            return CALayerTreeJSON.encode(document)
         case .plist:
             do {
                 let data = try PropertyListSerialization.data(fromPropertyList: propertyList(document.json),

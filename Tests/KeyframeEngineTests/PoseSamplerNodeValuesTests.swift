@@ -1,0 +1,41 @@
+import KeyframeEngine
+import KeyframeImport
+import KeyframeModel
+import KeyframeTestSupport
+import XCTest
+
+/// `PoseSampler.nodeValues` (what the Core Animation exporter samples) against the node states of a full
+/// `sample(collectNodes: true)`: the same nodes, bit-identical transforms and colours.
+final class PoseSamplerNodeValuesTests: XCTestCase {
+    func testSameStatesAsAFullSampleOnSamplesAndCorpus() throws {
+        var folders = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot.appendingPathComponent("Samples").path)
+            .sorted().filter { $0 != "scripts" && $0 != "README.md" }
+            .map { TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent($0) }
+        // DragonBones (skeleton solving, IK, inheritance flags), Flump (nested movies) and an Animate export with masks.
+        for family in ["dragonbones", "flump"] { folders += (try? TestPaths.corpus(family)) ?? [] }
+        folders += ((try? TestPaths.corpus("animate_atlas")) ?? []).filter { $0.lastPathComponent.contains("mask") }
+        var compared = 0
+        for folder in folders {
+            let document = try Importer.importDocument(at: folder)
+            let sampler = PoseSampler(document: document)
+            for composition in document.compositions {
+                let length = max(Int(composition.duration.value.rounded(.up)), 1)
+                for frame in stride(from: 0.0, to: Double(length), by: max(Double(length) / 7, 1)) + [Double(length) - 0.5] {
+                    let pose = sampler.sample(composition: composition.id, frame: Frames(frame), collectNodes: true)
+                    var expected = [Pose.NodeValues?](repeating: nil, count: composition.nodes.count)
+                    for (index, node) in composition.nodes.enumerated() {
+                        // The composition's own nodes are named "<composition>/<node>" (nested ones add ">…").
+                        if let state = pose.nodes.first(where: { $0.path == "\(composition.id)/\(node.id)" }) {
+                            expected[index] = Pose.NodeValues(transform: state.transform, color: state.color)
+                        }
+                    }
+                    let actual = sampler.nodeValues(composition: composition.id, frame: Frames(frame))
+                    XCTAssertEqual(actual, expected, "\(folder.lastPathComponent) \(composition.id) at \(frame)")
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 100)
+        XCTAssertEqual(PoseSampler(document: try Importer.importDocument(at: folders[0])).nodeValues(composition: "no such", frame: Frames(0)), [])
+    }
+}
