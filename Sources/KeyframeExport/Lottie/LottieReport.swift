@@ -6,6 +6,8 @@ public struct LottieReport: Sendable, Equatable {
     public var images = 0
     /// Layers whose skewed transform was rebuilt as a parent null and a rotated child.
     public var skewRewrites = 0
+    /// Transform and opacity properties keyed at the source's own keyframes with its easing (not sampled).
+    public var sourceKeyedProperties = 0
     /// Layers showing a picture with its colour transform baked in.
     public var bakedTints = 0
     /// Layers clipped by a track matte (`full`).

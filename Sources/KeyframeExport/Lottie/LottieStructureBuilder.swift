@@ -503,10 +503,13 @@ struct LottieStructureBuilder {
             let extent = Self.extent(origins: spaceMatrices[index], box: assetBox.map { b in
                 [Vector2(x: b.x0, y: b.y0), Vector2(x: b.x1, y: b.y0), Vector2(x: b.x0, y: b.y1), Vector2(x: b.x1, y: b.y1)]
                     .map { base.apply($0) } } ?? [])
+            let source = LottieSourceTransform.make(
+                node: nodes[index], composition: composition, keys: keys.map { ($0.time, $0.local) },
+                base: parentOf[index] == nil ? base : nil, placement: .identity, nudgesUnitScale: false)
             let written = transformLayers(
                 matrices: local, keys: keys, indices: allKeys, held: held, outer: outer, parentNorm: parentNorm,
                 extent: extent, name: "\(id)/\(nodes[index].id)", ip: keys[0].time, op: lastOut,
-                parent: parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: false)
+                parent: parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: false, source: source)
             nullLayers += written.layers.map { layer in
                 var null = layer
                 null["ty"] = 3
@@ -647,16 +650,32 @@ struct LottieStructureBuilder {
                         extent = max(extent, hypot(p.x - origin.tx, p.y - origin.ty))
                     }
                 }
+                let spanKeys = span.map { (keys[$0].time, keys[$0].local) }
+                let source = nodeLocal == nil ? nil : LottieSourceTransform.make(
+                    node: nodes[index], composition: composition, keys: spanKeys,
+                    base: parentOf[index] == nil ? base : nil, placement: placement,
+                    nudgesUnitScale: isImage && settings.profile == .portable)
                 let written = transformLayers(
                     matrices: matrices, keys: keys, indices: span, held: spanHeld, outer: outer, parentNorm: parentNorm,
                     extent: extent, name: name, ip: keys[run.first].time, op: out(after: run.last),
-                    parent: ownNull ?? parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: isImage)
+                    parent: ownNull ?? parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: isImage,
+                    source: source)
+                let opacityTolerance = LottieTolerance.opacityPercent / Double(chain)
+                var sourceOpacity: JSONValue? = nil
+                if isImage, let factor = Self.constantAncestorAlpha(index, in: composition, parentOf: parentOf),
+                    var timing = LottieSourceTransform.make(node: nodes[index], composition: composition,
+                                                            keys: spanKeys, base: nil, placement: .identity,
+                                                            nudgesUnitScale: false)
+                {
+                    sourceOpacity = timing.opacity(factor: factor * tint.alphaMultiplier, tolerance: opacityTolerance)
+                    if sourceOpacity != nil { context.report.sourceKeyedProperties += 1 }
+                }
                 for (position, layer) in written.layers.enumerated() {
                     var json = layer
                     if position == written.layers.count - 1 {
                         for (k, v) in extra { json[k] = v }
                         var ks = json["ks"]?.objectValue ?? [:]
-                        ks["o"] = LottieKeyframeReducer(tolerance: [LottieTolerance.opacityPercent / Double(chain)])
+                        ks["o"] = sourceOpacity ?? LottieKeyframeReducer(tolerance: [opacityTolerance])
                             .property(opacity, held: spanHeld, times: span.map { keys[$0].time }, scalar: true)
                         json["ks"] = .object(ks)
                         nodeLayers.append(.object(json))
@@ -698,13 +717,29 @@ struct LottieStructureBuilder {
     /// null and an inner layer (`R(φ)·S·R(θ)`). Returns the layers (outer first) and the `ind` children attach to.
     private mutating func transformLayers(matrices: [Matrix2D], keys: [Key], indices: [Int], held: [Bool],
                                           outer: Double, parentNorm: Double, extent: Double, name: String,
-                                          ip: Double, op: Double, parent: Int?, nextIndex: inout Int, image: Bool)
+                                          ip: Double, op: Double, parent: Int?, nextIndex: inout Int, image: Bool,
+                                          source: LottieSourceTransform? = nil)
         -> (layers: [[String: JSONValue]], handle: Int)
     {
         let times = indices.map { keys[$0].time }
+        let budget = Double(chain)
+        let screen = max(outer, 1e-12)
+        let positionTolerance = LottieTolerance.position / budget / (screen * max(parentNorm, 1e-12))
+        let edge = LottieTolerance.edge / budget
+        let screenExtent = max(extent * screen, 1)
+        let degrees = min(LottieTolerance.degrees, edge / screenExtent * 180 / .pi)
+        let scaleTolerance = 100 * edge / screenExtent
+        var sourceForm: [String: JSONValue]? = nil
+        var sourceKeyed = 0
+        var sourceHoldsOnly = false
+        if var source {
+            sourceForm = source.properties(position: positionTolerance, scale: scaleTolerance, degrees: degrees)
+            sourceKeyed = source.exactProperties
+            sourceHoldsOnly = !source.interpolates
+        }
         let skewed = matrices.contains(where: LottieTransform.hasSkew)
         var transforms: [LottieTransform] = []
-        for m in matrices {
+        for m in matrices where sourceForm == nil || sourceHoldsOnly {
             transforms.append(skewed ? LottieTransform.split(m, previous: transforms.last)
                                      : LottieTransform.single(m, previous: transforms.last))
         }
@@ -715,13 +750,6 @@ struct LottieStructureBuilder {
                 transforms[i].scale = Vector2(x: LottieClipBuilder.unitScale, y: LottieClipBuilder.unitScale)
             }
         }
-        let budget = Double(chain)
-        let screen = max(outer, 1e-12)
-        let positionTolerance = LottieTolerance.position / budget / (screen * max(parentNorm, 1e-12))
-        let edge = LottieTolerance.edge / budget
-        let screenExtent = max(extent * screen, 1)
-        let degrees = min(LottieTolerance.degrees, edge / screenExtent * 180 / .pi)
-        let scaleTolerance = 100 * edge / screenExtent
         func position() -> JSONValue {
             LottieKeyframeReducer(tolerance: [positionTolerance, positionTolerance])
                 .property(transforms.map { [$0.position.x, $0.position.y] }, held: held, times: times, scalar: false)
@@ -744,6 +772,22 @@ struct LottieStructureBuilder {
             return json
         }
         let opaque: JSONValue = .object(["a": 0, "k": 100])
+        if var ks = sourceForm {
+            // Holds only: the sampled form is the same motion at the same frames; keep whichever is smaller (an
+            // Animate transformation point away from the origin moves the source's position where the sampled
+            // origin stays). The sampled form needs one layer (no skew) to compare.
+            if sourceHoldsOnly && !skewed {
+                let sampled = ["p": position(), "s": scale(), "r": rotation(transforms.map(\.rotation))]
+                if LottieSourceTransform.keyframeCount(sampled) < LottieSourceTransform.keyframeCount(ks) {
+                    ks = sampled
+                    ks["a"] = zero
+                    sourceKeyed = 0
+                }
+            }
+            ks["o"] = opaque
+            context.report.sourceKeyedProperties += sourceKeyed
+            return ([layer(ks, parent: parent, suffix: "")], nextIndex - 1)
+        }
         if skewed {
             let outerLayer = layer(["a": zero, "p": position(), "s": scale(), "r": rotation(transforms.map(\.rotation)),
                                     "o": opaque], parent: parent, suffix: " (skew)")
@@ -760,6 +804,27 @@ struct LottieStructureBuilder {
     }
 
     // MARK: Helpers
+
+    /// The alpha every ancestor of node `index` passes to it, when none of their opacity and colour tracks changes
+    /// and none has an alpha offset; `nil` otherwise.
+    static func constantAncestorAlpha(_ index: Int, in composition: Composition, parentOf: [Int?]) -> Double? {
+        var alpha = 1.0
+        var current = parentOf[index]
+        var depth = 0
+        while let ancestor = current {
+            guard depth <= composition.nodes.count else { return nil }
+            let tracks = composition.nodes[ancestor].tracks
+            guard tracks.opacity?.isConstant ?? true, tracks.color?.isConstant ?? true else { return nil }
+            if let color = tracks.color?.keyframes.first?.value {
+                guard color.alphaOffset == 0 else { return nil }
+                alpha *= color.alphaMultiplier
+            }
+            alpha *= tracks.opacity?.keyframes.first?.value ?? 1
+            current = parentOf[ancestor]
+            depth += 1
+        }
+        return alpha
+    }
 
     /// The largest distance from any origin to any point (how far a rotation or scale error carries).
     static func extent(origins: [Matrix2D], box: [Vector2]) -> Double {
