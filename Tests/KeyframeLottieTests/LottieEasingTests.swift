@@ -5,6 +5,7 @@ import KeyframeJSON
 import KeyframeModel
 import KeyframeRaster
 import KeyframeRender
+import KeyframeTestSupport
 import XCTest
 
 /// The model's easing survives the Lottie export where Lottie can say it: a cubic Bézier ease is two keyframes with
@@ -179,6 +180,100 @@ final class LottieEasingTests: XCTestCase {
                                                            options: options).reports["cut"]
         // Box: p, s, r and o; group: p, s, r (the anchor is the constant pivot, not counted).
         XCTAssertEqual(report?.sourceKeyedProperties, 7)
+    }
+
+    /// A picture skewed (animated skew, turned, scaled unevenly, mirrored in y at the end), inside a turning parent.
+    private static let skewed: Document = {
+        var made = LottieEasingTests.document(
+            position: [Keyframe(frame: Frames(0), value: Vector2(x: 50, y: 40), easing: .linear),
+                       Keyframe(frame: Frames(20), value: Vector2(x: 90, y: 60))],
+            rotation: [Keyframe(frame: Frames(0), value: Degrees(20), easing: .linear),
+                       Keyframe(frame: Frames(20), value: Degrees(-40))],
+            scale: [Keyframe(frame: Frames(0), value: Vector2(x: 4, y: 3), easing: .linear),
+                    Keyframe(frame: Frames(20), value: Vector2(x: 2.5, y: -3.5))],
+            opacity: [Keyframe(frame: Frames(0), value: 1)], parent: true, start: 0, duration: 21)
+        made.compositions[0].nodes[1].tracks.skew = Track([
+            Keyframe(frame: Frames(0), value: Degrees(0), easing: .linear), Keyframe(frame: Frames(20), value: Degrees(50))])
+        return made
+    }()
+
+    /// `full` writes skew as Lottie's own `sk` on one layer (no R·S·R null), and the independent reader, which
+    /// evaluates `sk`/`sa` as the specification orders them, matches the pose at every frame.
+    func testFullProfileWritesSkewAsSk() throws {
+        let bytes = try export(Self.skewed, profile: .full)
+        let root = try JSONParser.parse(bytes)
+        let layers = root["layers"]?.arrayValue ?? []
+        XCTAssertFalse(layers.contains { $0["nm"]?.stringValue?.hasSuffix("(skew)") == true }, "an R·S·R null in full")
+        let image = try XCTUnwrap(layers.first { $0["ty"]?.doubleValue == 2 })
+        XCTAssertEqual(image["ks"]?["sk"]?["a"]?.doubleValue, 1, "sk is not animated")
+        let portable = try JSONParser.parse(try export(Self.skewed, profile: .portable))
+        XCTAssertTrue((portable["layers"]?.arrayValue ?? []).contains { $0["nm"]?.stringValue?.hasSuffix("(skew)") == true },
+                      "portable keeps the R·S·R rewrite")
+        let lottie = try LottieTestSampler(json: bytes)
+        let sampler = PoseSampler(document: Self.skewed)
+        let sprite = Self.skewed.assets.sprites[0]
+        var worst = 0.0
+        for frame in 0..<21 {
+            let item = try XCTUnwrap(sampler.sample(clip: Self.skewed.clips[0], time: Frames(Double(frame))).items.first)
+            let shown = try XCTUnwrap(try lottie.drawn(at: Double(frame)).first)
+            let picture = try XCTUnwrap(shown.layer.refID.flatMap { lottie.images[$0] })
+            for (u, v) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
+                let a = shown.world.apply(Vector2(x: u * picture.width, y: v * picture.height))
+                let b = item.transform.apply(Vector2(x: u * sprite.size.width, y: v * sprite.size.height))
+                worst = max(worst, hypot(a.x - b.x, a.y - b.y))
+            }
+        }
+        XCTAssertLessThanOrEqual(worst, LottieTolerance.corner)
+    }
+
+    /// ThorVG (which plays `sk`/`sa`) shows the `full` file's skew as it shows the `portable` file's R·S·R rewrite of
+    /// the same matrices, frame by frame; the same file with every `sk` negated does not (the check can fail).
+    func testThorVGPlaysSkLikeTheRotateScaleRotateRewrite() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-thorvg-skew")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let frames = Array(0..<21)
+        func render(_ bytes: [UInt8], _ name: String) throws -> [Bitmap] {
+            let url = folder.appendingPathComponent(name + ".json")
+            try Data(bytes).write(to: url)
+            return try ThorVGPlayer.render(url, frames: frames).bitmaps
+        }
+        let full = try export(Self.skewed, profile: .full)
+        let withSk = try render(full, "full")
+        let rewritten = try render(try export(Self.skewed, profile: .portable), "portable")
+        // The control: every sk negated.
+        func negated(_ value: JSONValue) -> JSONValue {
+            switch value {
+            case .object(var object):
+                if let sk = object["sk"], case .object(var property) = sk, let k = property["k"] {
+                    property["k"] = Self.negatedNumbers(k)
+                    object["sk"] = .object(property)
+                }
+                return .object(object.mapValues(negated))
+            case .array(let items): return .array(items.map(negated))
+            default: return value
+            }
+        }
+        let wrong = try render(JSONWriter.write(negated(try JSONParser.parse(full))), "negated")
+        var worst = 0.0, control = 0.0
+        for index in frames.indices {
+            worst = max(worst, FrameDifference(withSk[index], rewritten[index]).worstMean)
+            control = max(control, FrameDifference(wrong[index], rewritten[index]).worstMean)
+        }
+        print(String(format: "ThorVG sk vs R·S·R: worst channel mean %.3f; with sk negated %.3f", worst, control))
+        XCTAssertLessThanOrEqual(worst, 1.0)
+        XCTAssertGreaterThan(control, 4 * max(worst, 0.25), "negating sk should move the picture")
+    }
+
+    /// `s` and the `s` of every keyframe with their numbers negated.
+    private static func negatedNumbers(_ value: JSONValue) -> JSONValue {
+        switch value {
+        case .number(let n): return .number(-n)
+        case .array(let items): return .array(items.map(negatedNumbers))
+        case .object(var object):
+            if let s = object["s"] { object["s"] = negatedNumbers(s) }
+            return .object(object)
+        default: return value
+        }
     }
 
     /// rlottie evaluates the handles as the model does: the eased sample plays the same in rlottie as in

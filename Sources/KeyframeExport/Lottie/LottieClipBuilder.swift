@@ -356,10 +356,13 @@ struct LottieClipBuilder {
                                    d: sprite.size.height / Double(max(picture.height, 1)), tx: 0, ty: 0)
             let worlds = run.samples.map { $0.world.concatenating(toLocal) }
             let skewed = worlds.contains(where: LottieTransform.hasSkew)
+            // `full` says skew with `sk` on the layer itself; `portable` rebuilds it as R·S·R (no player lacks that).
+            let sheared = skewed && settings.profile == .full
             var transforms: [LottieTransform] = []
             for world in worlds {
-                transforms.append(skewed ? LottieTransform.split(world, previous: transforms.last)
-                                         : LottieTransform.single(world, previous: transforms.last))
+                transforms.append(sheared ? LottieTransform.sheared(world, previous: transforms.last)
+                                  : skewed ? LottieTransform.split(world, previous: transforms.last)
+                                  : LottieTransform.single(world, previous: transforms.last))
             }
             if settings.profile == .portable && !skewed {
                 // rlottie 0.1 draws a translation-only image at its position truncated to whole pixels; a scale a
@@ -387,7 +390,23 @@ struct LottieClipBuilder {
             let opacity = LottieKeyframeReducer(tolerance: [LottieTolerance.opacityPercent])
                 .property(run.samples.map { [$0.opacity * 100] }, held: run.held, frames: frames, scalar: true)
             let zero: JSONValue = .object(["a": 0, "k": [0, 0]])
-            if skewed {
+            if sheared {
+                // Rotation and skew share the rotation's budget; a skew error turns the y axis by sec(sk) times it.
+                let degrees = LottieTolerance.degrees(extent: worldExtent) / 2
+                let steepest = transforms.map { abs($0.skew) }.max() ?? 0
+                layer["ks"] = .object([
+                    "a": zero,
+                    "p": positionProperty(transforms, run: run, frames: frames),
+                    "s": scaleProperty(transforms, run: run, frames: frames, extent: extent),
+                    "r": LottieKeyframeReducer(tolerance: [degrees])
+                        .property(transforms.map { [$0.rotation] }, held: run.held, frames: frames, scalar: true),
+                    "sk": LottieKeyframeReducer(tolerance: [degrees * cos(steepest * .pi / 180)])
+                        .property(transforms.map { [$0.skew] }, held: run.held, frames: frames, scalar: true),
+                    "sa": .object(["a": 0, "k": 0]),
+                    "o": opacity,
+                ])
+                context.report.skews += 1
+            } else if skewed {
                 let parentIndex = nextIndex
                 nextIndex += 1
                 let nullLayer: [String: JSONValue] = [

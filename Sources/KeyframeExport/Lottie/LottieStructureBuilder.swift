@@ -738,10 +738,13 @@ struct LottieStructureBuilder {
             sourceHoldsOnly = !source.interpolates
         }
         let skewed = matrices.contains(where: LottieTransform.hasSkew)
+        // `full` says skew with `sk` on the layer itself; `portable` rebuilds it as R·S·R (no player lacks that).
+        let sheared = skewed && settings.profile == .full
         var transforms: [LottieTransform] = []
         for m in matrices where sourceForm == nil || sourceHoldsOnly {
-            transforms.append(skewed ? LottieTransform.split(m, previous: transforms.last)
-                                     : LottieTransform.single(m, previous: transforms.last))
+            transforms.append(sheared ? LottieTransform.sheared(m, previous: transforms.last)
+                              : skewed ? LottieTransform.split(m, previous: transforms.last)
+                              : LottieTransform.single(m, previous: transforms.last))
         }
         if image && settings.profile == .portable && !skewed {
             for i in transforms.indices where transforms[i].scale == Vector2(x: 1, y: 1)
@@ -786,6 +789,21 @@ struct LottieStructureBuilder {
             }
             ks["o"] = opaque
             context.report.sourceKeyedProperties += sourceKeyed
+            return ([layer(ks, parent: parent, suffix: "")], nextIndex - 1)
+        }
+        if sheared {
+            // Rotation and skew share the rotation's budget; a skew error turns the y axis by sec(sk) times it.
+            let steepest = transforms.map { abs($0.skew) }.max() ?? 0
+            let half = degrees / 2
+            let ks: [String: JSONValue] = [
+                "a": zero, "p": position(), "s": scale(),
+                "r": LottieKeyframeReducer(tolerance: [half])
+                    .property(transforms.map { [$0.rotation] }, held: held, times: times, scalar: true),
+                "sk": LottieKeyframeReducer(tolerance: [half * cos(steepest * .pi / 180)])
+                    .property(transforms.map { [$0.skew] }, held: held, times: times, scalar: true),
+                "sa": .object(["a": 0, "k": 0]), "o": opaque,
+            ]
+            context.report.skews += 1
             return ([layer(ks, parent: parent, suffix: "")], nextIndex - 1)
         }
         if skewed {
