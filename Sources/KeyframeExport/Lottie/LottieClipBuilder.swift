@@ -19,6 +19,8 @@ struct LottieClipBuilder {
     let library: AtlasLibrary
     let settings: LottieExportSettings
     let sampler: PoseSampler
+    /// Pictures encoded once for the whole export.
+    var pictures = LottiePictureCache()
 
     /// What the builder produced for the clip.
     struct Output {
@@ -76,7 +78,7 @@ struct LottieClipBuilder {
         let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                             d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
         var context = Context(settings: settings, clipName: clip.name)
-        var images = LottieImageTable(document: document, library: library)
+        var images = LottieImageTable(document: document, library: library, cache: pictures)
 
         // Sample every frame, and halfway through each frame to find where the source holds its values.
         var frames: [[Sample]] = []
@@ -116,7 +118,10 @@ struct LottieClipBuilder {
         layers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &nextIndex,
                                matteAssets: matteAssets, masks: masks, width: framing.width, height: framing.height,
                                context: &context)
+        let renames = try images.finish()
         let imageAssets = images.assets(mode: settings.images)
+        assets = assets.map { LottieImageTable.renaming($0, renames) }
+        layers = layers.map { LottieImageTable.renaming($0, renames) }
         let animation: [String: JSONValue] = [
             "v": "5.7.4",
             "nm": .string(clip.name),

@@ -80,7 +80,8 @@ struct LottieStructureBuilder {
     /// Margin around a precomp's content, in pixels.
     static let margin = 2.0
 
-    init(document: Document, clip: Clip, library: AtlasLibrary, settings: LottieExportSettings, sampler: PoseSampler) {
+    init(document: Document, clip: Clip, library: AtlasLibrary, settings: LottieExportSettings, sampler: PoseSampler,
+         pictures: LottiePictureCache = LottiePictureCache()) {
         self.document = document
         self.clip = clip
         self.library = library
@@ -95,7 +96,7 @@ struct LottieStructureBuilder {
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
         structureSampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
-        images = LottieImageTable(document: document, library: library)
+        images = LottieImageTable(document: document, library: library, cache: pictures)
         context = LottieClipBuilder.Context(settings: settings, clipName: clip.name)
         rate = document.frameRate.framesPerSecond
     }
@@ -144,11 +145,13 @@ struct LottieStructureBuilder {
         let keys = times.indices.map { Key(time: Double($0), local: instants[$0]!.local, instant: instants[$0]) }
         let layers = try assetLayers(clip.composition, keys: keys, base: view, outer: 1, tint: .identity,
                                      path: clip.composition, depth: 0, rootOut: Double(plans.count))
+        let renames = try images.finish()
         let imageAssets = images.assets(mode: settings.images)
         let animation: [String: JSONValue] = [
             "v": "5.7.4", "nm": .string(clip.name), "fr": .number(rate), "ip": 0, "op": .number(Double(plans.count)),
             "w": .number(Double(framing.width)), "h": .number(Double(framing.height)), "ddd": 0,
-            "assets": .array(imageAssets.json + assets), "layers": .array(layers),
+            "assets": LottieImageTable.renaming(.array(imageAssets.json + assets), renames),
+            "layers": LottieImageTable.renaming(.array(layers), renames),
         ]
         context.report.images = imageAssets.json.count
         return LottieClipBuilder.Output(json: .object(animation), files: imageAssets.files,
