@@ -94,16 +94,21 @@ struct LottieImageTable {
             let cache = self.cache
             let failures = LottieEncodingFailures()
             let workers = min(ProcessInfo.processInfo.activeProcessorCount, work.count)
-            DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            // Largest pictures first, each worker taking the next one when it is free: on a machine whose other
+            // cores are busy, no worker is left with a fixed share to finish alone.
+            let queue = LottieWorkQueue(order: work.indices.sorted { a, b in
+                let sa = work[a].resolved.region.width * work[a].resolved.region.height
+                let sb = work[b].resolved.region.width * work[b].resolved.region.height
+                return sa != sb ? sa > sb : a < b
+            })
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 var encoder = PNGEncoder(options: .compact)
-                var index = worker
-                while index < work.count {
+                while let index = queue.next() {
                     let item = work[index]
                     switch LottieImageTable.encode(item, library: library, encoder: &encoder) {
                     case .success(let picture): cache.store(item.key, picture)
                     case .failure(let error): failures.add(index, error)
                     }
-                    index += workers
                 }
             }
             if let first = failures.first { throw first }
@@ -290,5 +295,21 @@ final class LottieEncodingFailures: @unchecked Sendable {
     var first: ExportError? {
         lock.lock(); defer { lock.unlock() }
         return failures.min { $0.index < $1.index }?.error
+    }
+}
+
+/// Hands out work items, one at a time, to whichever worker asks first.
+final class LottieWorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let order: [Int]
+    private var cursor = 0
+
+    init(order: [Int]) { self.order = order }
+
+    func next() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard cursor < order.count else { return nil }
+        cursor += 1
+        return order[cursor - 1]
     }
 }
