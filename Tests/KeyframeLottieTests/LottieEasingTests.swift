@@ -226,6 +226,36 @@ final class LottieEasingTests: XCTestCase {
         XCTAssertLessThanOrEqual(worst, LottieTolerance.corner)
     }
 
+    /// A constant skew keeps the source's keys in `full`: `sk` is static, the eases stay handles, and the file
+    /// matches the pose every quarter frame; `portable` samples the skewed node (R·S·R) and still matches at frames.
+    func testConstantSkewKeepsTheSourceKeysInFull() throws {
+        var document = Self.simple
+        document.compositions[0].nodes[0].tracks.skew = Track(constant: Degrees(25))
+        let root = try JSONParser.parse(try export(document, profile: .full))
+        let layer = try XCTUnwrap(root["layers"]?.arrayValue?.first { $0["ty"]?.doubleValue == 2 })
+        XCTAssertEqual(layer["ks"]?["sk"]?["k"]?.doubleValue, 25)
+        XCTAssertEqual(layer["ks"]?["p"]?["k"]?.arrayValue?.count, 2, "the cubic ease is no longer two keys")
+        for profile in LottieExportSettings.Profile.allCases {
+            let lottie = try LottieTestSampler(json: try export(document, profile: profile))
+            let sampler = PoseSampler(document: document)
+            let sprite = document.assets.sprites[0]
+            var worst = 0.0
+            // `portable` samples the skewed node per frame: exact at frames only.
+            let step = profile == .full ? 0.25 : 1
+            for t in stride(from: 0.0, through: 20, by: step) {
+                let item = try XCTUnwrap(sampler.sample(clip: document.clips[0], time: Frames(t)).items.first)
+                let shown = try XCTUnwrap(try lottie.drawn(at: t).first)
+                let picture = try XCTUnwrap(shown.layer.refID.flatMap { lottie.images[$0] })
+                for (u, v) in [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)] {
+                    let a = shown.world.apply(Vector2(x: u * picture.width, y: v * picture.height))
+                    let b = item.transform.apply(Vector2(x: u * sprite.size.width, y: v * sprite.size.height))
+                    worst = max(worst, hypot(a.x - b.x, a.y - b.y))
+                }
+            }
+            XCTAssertLessThanOrEqual(worst, LottieTolerance.corner, "[\(profile)]")
+        }
+    }
+
     /// ThorVG (which plays `sk`/`sa`) shows the `full` file's skew as it shows the `portable` file's R·S·R rewrite of
     /// the same matrices, frame by frame; the same file with every `sk` negated does not (the check can fail).
     func testThorVGPlaysSkLikeTheRotateScaleRotateRewrite() throws {

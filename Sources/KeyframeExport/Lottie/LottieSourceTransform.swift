@@ -1,3 +1,4 @@
+import Foundation
 import KeyframeEngine
 import KeyframeJSON
 import KeyframeModel
@@ -32,18 +33,30 @@ struct LottieSourceTransform {
     let resolution: Vector2
     /// Whether unit scale is written as ``LottieClipBuilder/unitScale`` (portable image layers, for rlottie).
     let nudgesUnitScale: Bool
+    /// A constant skew k (degrees), written as `sk` = k with the y scale times cos k (`full` only; 0: none).
+    let skew: Double
 
     /// The source form of a layer, or `nil` when the layer must be sampled: the node has skew, a changing pivot, or
     /// a skeleton places it; a key's local frame does not advance with its time (reversed or held nested time,
     /// ranks with gaps); the base or placement is not a uniform scale and translation.
+    ///
+    /// With `constantSkew` (the `full` profile) a skew that never changes is kept: the model's `K(k) · S` is
+    /// `[[sx, −sin k · sy], [0, cos k · sy]]`, Lottie's `X(−tan sk) · S′` with `sk` = k and the y scale times cos k —
+    /// still the scale track times a constant, so its easing stays exact.
     static func make(node: Node, composition: Composition, keys: [(time: Double, local: Double)], base: Matrix2D?,
-                     placement: Matrix2D, nudgesUnitScale: Bool) -> LottieSourceTransform? {
+                     placement: Matrix2D, nudgesUnitScale: Bool, constantSkew: Bool = false) -> LottieSourceTransform? {
         guard keys.count > 1 else { return nil }
         if !composition.ik.isEmpty || composition.nodes.contains(where: { !($0.bone?.inheritsEverything ?? true) }) {
             return nil
         }
         let tracks = node.tracks
-        if let skew = tracks.skew, skew.keyframes.contains(where: { abs($0.value.value) > 1e-12 }) { return nil }
+        var skew = 0.0
+        if let track = tracks.skew, track.keyframes.contains(where: { abs($0.value.value) > 1e-12 }) {
+            let k = track.keyframes[0].value.value
+            guard constantSkew, track.keyframes.allSatisfy({ $0.value.value == k }), abs(cos(k * .pi / 180)) > 1e-6
+            else { return nil }
+            skew = k
+        }
         if let pivot = tracks.pivot, pivot.keyframes.contains(where: { $0.value != pivot.keyframes[0].value }) {
             return nil
         }
@@ -62,7 +75,7 @@ struct LottieSourceTransform {
         return LottieSourceTransform(
             tracks: tracks, offset: offset, locals: keys.map(\.local), baseScale: baseScale, baseShift: baseShift,
             origin: Vector2(x: placement.tx, y: placement.ty), resolution: Vector2(x: placement.a, y: placement.d),
-            nudgesUnitScale: nudgesUnitScale)
+            nudgesUnitScale: nudgesUnitScale, skew: skew)
     }
 
     /// How many of the four transform properties came out keyed at the source (the rest were sampled).
@@ -82,16 +95,22 @@ struct LottieSourceTransform {
             .number(LottieKeyframeReducer.clean((pivot.y - origin.y) / resolution.y)),
         ])
         let σ = baseScale, b = baseShift, k = resolution
+        let lean = cos(skew * .pi / 180)
         let position = property(tracks.position, default: .zero, tolerance: [positionTolerance, positionTolerance],
                                 scalar: false) { [b.x + σ * $0.x, b.y + σ * $0.y] }
         let nudge = nudgesUnitScale
         let scale = property(tracks.scale, default: .one, tolerance: [scaleTolerance, scaleTolerance],
                              scalar: false) { s -> [Double] in
-            let v = [100 * σ * s.x * k.x, 100 * σ * s.y * k.y]
+            let v = [100 * σ * s.x * k.x, 100 * σ * s.y * k.y * lean]
             return nudge && v == [100, 100] ? [100 * LottieClipBuilder.unitScale, 100 * LottieClipBuilder.unitScale] : v
         }
         let rotation = property(tracks.rotation, default: Degrees(0), tolerance: [degrees], scalar: true) { [$0.value] }
-        return ["a": .object(["a": 0, "k": anchor]), "p": position, "s": scale, "r": rotation]
+        var result: [String: JSONValue] = ["a": .object(["a": 0, "k": anchor]), "p": position, "s": scale, "r": rotation]
+        if skew != 0 {
+            result["sk"] = .object(["a": 0, "k": .number(LottieKeyframeReducer.clean(skew))])
+            result["sa"] = .object(["a": 0, "k": 0])
+        }
+        return result
     }
 
     /// The layer's opacity in percent from the node's opacity or colour track: `factor` (everything above the

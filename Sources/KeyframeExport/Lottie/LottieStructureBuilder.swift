@@ -508,7 +508,8 @@ struct LottieStructureBuilder {
                     .map { base.apply($0) } } ?? [])
             let source = LottieSourceTransform.make(
                 node: nodes[index], composition: composition, keys: keys.map { ($0.time, $0.local) },
-                base: parentOf[index] == nil ? base : nil, placement: .identity, nudgesUnitScale: false)
+                base: parentOf[index] == nil ? base : nil, placement: .identity, nudgesUnitScale: false,
+                constantSkew: settings.profile == .full)
             let written = transformLayers(
                 matrices: local, keys: keys, indices: allKeys, held: held, outer: outer, parentNorm: parentNorm,
                 extent: extent, name: "\(id)/\(nodes[index].id)", ip: keys[0].time, op: lastOut,
@@ -657,7 +658,7 @@ struct LottieStructureBuilder {
                 let source = nodeLocal == nil ? nil : LottieSourceTransform.make(
                     node: nodes[index], composition: composition, keys: spanKeys,
                     base: parentOf[index] == nil ? base : nil, placement: placement,
-                    nudgesUnitScale: isImage && settings.profile == .portable)
+                    nudgesUnitScale: isImage && settings.profile == .portable, constantSkew: settings.profile == .full)
                 let written = transformLayers(
                     matrices: matrices, keys: keys, indices: span, held: spanHeld, outer: outer, parentNorm: parentNorm,
                     extent: extent, name: name, ip: keys[run.first].time, op: out(after: run.last),
@@ -668,7 +669,7 @@ struct LottieStructureBuilder {
                 if isImage, let factor = Self.constantAncestorAlpha(index, in: composition, parentOf: parentOf),
                     var timing = LottieSourceTransform.make(node: nodes[index], composition: composition,
                                                             keys: spanKeys, base: nil, placement: .identity,
-                                                            nudgesUnitScale: false)
+                                                            nudgesUnitScale: false, constantSkew: true)
                 {
                     sourceOpacity = timing.opacity(factor: factor * tint.alphaMultiplier, tolerance: opacityTolerance)
                     if sourceOpacity != nil { context.report.sourceKeyedProperties += 1 }
