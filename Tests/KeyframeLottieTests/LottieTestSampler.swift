@@ -119,12 +119,20 @@ struct LottieTestSampler {
         return curve((lo + hi) / 2, y1, y2)
     }
 
-    /// A layer's own matrix: translate(p) · rotate(r) · scale(s/100) · translate(−a) (skew is not expected).
+    /// A layer's own matrix: translate(p) · rotate(r) · skew · scale(s/100) · translate(−a), the order of the Lottie
+    /// specification's transform. The skew (`sk` degrees along the axis at `sa` degrees) turns to the skew axis,
+    /// moves x by −tan(sk)·y there and turns back: R(−sa) · X(−tan sk) · R(sa) on column vectors — the
+    /// specification's "rotate by −sa, skew x by tan(−sk), rotate by sa", read with the sign convention that makes
+    /// its "rotate by −r" the clockwise rotation r (what lottie-web and ThorVG compute).
     func localMatrix(_ layer: Layer, at frame: Double) throws -> Matrix2D {
         let ks = layer.transform
-        if let skew = try? Self.value(ks["sk"], at: frame, default: [0])[0], skew != 0 {
-            throw Failure(description: "\(layer.name) has skew, which this reader does not evaluate")
+        let sk = try Self.value(ks["sk"], at: frame, default: [0])[0] * .pi / 180
+        let sa = try Self.value(ks["sa"], at: frame, default: [0])[0] * .pi / 180
+        func turn(_ angle: Double) -> Matrix2D {
+            Matrix2D(a: cos(angle), b: sin(angle), c: -sin(angle), d: cos(angle), tx: 0, ty: 0)
         }
+        let skew = sk == 0 ? Matrix2D.identity
+            : turn(-sa).concatenating(Matrix2D(a: 1, b: 0, c: -tan(sk), d: 1, tx: 0, ty: 0)).concatenating(turn(sa))
         let a = try Self.value(ks["a"], at: frame, default: [0, 0])
         let p = try Self.value(ks["p"], at: frame, default: [0, 0])
         let s = try Self.value(ks["s"], at: frame, default: [100, 100])
@@ -132,6 +140,7 @@ struct LottieTestSampler {
         let rotation = Matrix2D(a: cos(r), b: sin(r), c: -sin(r), d: cos(r), tx: 0, ty: 0)
         return Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: p[0], ty: p[1])
             .concatenating(rotation)
+            .concatenating(skew)
             .concatenating(Matrix2D(a: s[0] / 100, b: 0, c: 0, d: s[1] / 100, tx: 0, ty: 0))
             .concatenating(Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: -a[0], ty: -a[1]))
     }

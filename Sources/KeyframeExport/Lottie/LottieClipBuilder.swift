@@ -19,6 +19,8 @@ struct LottieClipBuilder {
     let library: AtlasLibrary
     let settings: LottieExportSettings
     let sampler: PoseSampler
+    /// Pictures encoded once for the whole export.
+    var pictures = LottiePictureCache()
 
     /// What the builder produced for the clip.
     struct Output {
@@ -76,7 +78,7 @@ struct LottieClipBuilder {
         let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                             d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
         var context = Context(settings: settings, clipName: clip.name)
-        var images = LottieImageTable(document: document, library: library)
+        var images = LottieImageTable(document: document, library: library, cache: pictures)
 
         // Sample every frame, and halfway through each frame to find where the source holds its values.
         var frames: [[Sample]] = []
@@ -116,7 +118,10 @@ struct LottieClipBuilder {
         layers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &nextIndex,
                                matteAssets: matteAssets, masks: masks, width: framing.width, height: framing.height,
                                context: &context)
+        let renames = try images.finish()
         let imageAssets = images.assets(mode: settings.images)
+        assets = assets.map { LottieImageTable.renaming($0, renames) }
+        layers = layers.map { LottieImageTable.renaming($0, renames) }
         let animation: [String: JSONValue] = [
             "v": "5.7.4",
             "nm": .string(clip.name),
@@ -356,10 +361,13 @@ struct LottieClipBuilder {
                                    d: sprite.size.height / Double(max(picture.height, 1)), tx: 0, ty: 0)
             let worlds = run.samples.map { $0.world.concatenating(toLocal) }
             let skewed = worlds.contains(where: LottieTransform.hasSkew)
+            // `full` says skew with `sk` on the layer itself; `portable` rebuilds it as R·S·R (no player lacks that).
+            let sheared = skewed && settings.profile == .full
             var transforms: [LottieTransform] = []
             for world in worlds {
-                transforms.append(skewed ? LottieTransform.split(world, previous: transforms.last)
-                                         : LottieTransform.single(world, previous: transforms.last))
+                transforms.append(sheared ? LottieTransform.sheared(world, previous: transforms.last)
+                                  : skewed ? LottieTransform.split(world, previous: transforms.last)
+                                  : LottieTransform.single(world, previous: transforms.last))
             }
             if settings.profile == .portable && !skewed {
                 // rlottie 0.1 draws a translation-only image at its position truncated to whole pixels; a scale a
@@ -387,7 +395,23 @@ struct LottieClipBuilder {
             let opacity = LottieKeyframeReducer(tolerance: [LottieTolerance.opacityPercent])
                 .property(run.samples.map { [$0.opacity * 100] }, held: run.held, frames: frames, scalar: true)
             let zero: JSONValue = .object(["a": 0, "k": [0, 0]])
-            if skewed {
+            if sheared {
+                // Rotation and skew share the rotation's budget; a skew error turns the y axis by sec(sk) times it.
+                let degrees = LottieTolerance.degrees(extent: worldExtent) / 2
+                let steepest = transforms.map { abs($0.skew) }.max() ?? 0
+                layer["ks"] = .object([
+                    "a": zero,
+                    "p": positionProperty(transforms, run: run, frames: frames),
+                    "s": scaleProperty(transforms, run: run, frames: frames, extent: extent),
+                    "r": LottieKeyframeReducer(tolerance: [degrees])
+                        .property(transforms.map { [$0.rotation] }, held: run.held, frames: frames, scalar: true),
+                    "sk": LottieKeyframeReducer(tolerance: [degrees * cos(steepest * .pi / 180)])
+                        .property(transforms.map { [$0.skew] }, held: run.held, frames: frames, scalar: true),
+                    "sa": .object(["a": 0, "k": 0]),
+                    "o": opacity,
+                ])
+                context.report.skews += 1
+            } else if skewed {
                 let parentIndex = nextIndex
                 nextIndex += 1
                 let nullLayer: [String: JSONValue] = [

@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import KeyframeEngine
 import KeyframeJSON
@@ -45,40 +46,27 @@ public struct LottieExporter: DocumentExporter {
         throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
     {
         let sampler = PoseSampler(document: document)
+        let pictures = LottiePictureCache()
+        // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
+        // order, so the files, diagnostics and reports are the same for any number of cores.
+        let slots = LottieClipSlots(count: clips.count)
+        let workers = min(ProcessInfo.processInfo.activeProcessorCount, clips.count)
+        DispatchQueue.concurrentPerform(iterations: max(workers, 1)) { _ in
+            while let index = slots.next() {
+                slots.fill(index, Result { () throws(ExportError) -> ClipOutput in
+                    try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
+                                        sampler: sampler, pictures: pictures)
+                })
+            }
+        }
         var exported: [ExportedClip] = []
         var diagnostics = DiagnosticCollector()
         var reports: [String: LottieReport] = [:]
-        for clip in clips {
-            var output: LottieClipBuilder.Output
-            do {
-                var structure = LottieStructureBuilder(document: document, clip: clip, library: library,
-                                                       settings: options.lottie, sampler: sampler)
-                let built = try structure.build()
-                if let structured = built.output {
-                    output = structured
-                } else {
-                    output = try LottieClipBuilder(document: document, clip: clip, library: library,
-                                                   settings: options.lottie, sampler: sampler).build()
-                    output.diagnostics.insert(Diagnostic(
-                        severity: .info, code: "lottie-flattened",
-                        message: "\(built.flattened ?? "the structure cannot be kept"); written flattened (one image "
-                            + "layer per sprite run, world transforms sampled per frame)"), at: 0)
-                    output.report.flattened = built.flattened ?? "structure not kept"
-                }
-            } catch {
-                throw ExportError(source: document.name, message: "clip \"\(clip.name)\": \(error.message)")
-            }
-            for diagnostic in output.diagnostics {
-                var named = diagnostic
-                named.message = "clip \"\(clip.name)\": " + diagnostic.message
-                diagnostics.add(named)
-            }
+        for (clip, result) in zip(clips, slots.results) {
+            let output = try result.get()
+            for diagnostic in output.diagnostics { diagnostics.add(diagnostic) }
             reports[clip.name] = output.report
-            exported.append(ExportedClip(
-                clip: clip.name,
-                main: ExportedFile(relativePath: LottieExporter.fileName(for: clip.name),
-                                   bytes: JSONWriter.writeCompact(output.json) + [0x0A]),
-                companions: output.files))
+            exported.append(output.clip)
         }
         let all = diagnostics.diagnostics
         if options.strict, let first = all.first(where: { $0.severity == .warning }) {
@@ -87,6 +75,48 @@ public struct LottieExporter: DocumentExporter {
                               message: "--strict: \(count) export warning\(count == 1 ? "" : "s"), first: \(first)")
         }
         return (ExportResult(clips: exported, diagnostics: all), reports)
+    }
+
+    /// One clip's file, its diagnostics (named after the clip) and its report.
+    struct ClipOutput: Sendable {
+        var clip: ExportedClip
+        var diagnostics: [Diagnostic]
+        var report: LottieReport
+    }
+
+    /// Builds one clip: the structured form, or the flattened one when the structure cannot carry the clip.
+    static func exportClip(_ clip: Clip, document: Document, library: AtlasLibrary, settings: LottieExportSettings,
+                           sampler: PoseSampler, pictures: LottiePictureCache) throws(ExportError) -> ClipOutput {
+        var output: LottieClipBuilder.Output
+        do {
+            var structure = LottieStructureBuilder(document: document, clip: clip, library: library,
+                                                   settings: settings, sampler: sampler, pictures: pictures)
+            let built = try structure.build()
+            if let structured = built.output {
+                output = structured
+            } else {
+                output = try LottieClipBuilder(document: document, clip: clip, library: library,
+                                               settings: settings, sampler: sampler, pictures: pictures).build()
+                output.diagnostics.insert(Diagnostic(
+                    severity: .info, code: "lottie-flattened",
+                    message: "\(built.flattened ?? "the structure cannot be kept"); written flattened (one image "
+                        + "layer per sprite run, world transforms sampled per frame)"), at: 0)
+                output.report.flattened = built.flattened ?? "structure not kept"
+            }
+        } catch {
+            throw ExportError(source: document.name, message: "clip \"\(clip.name)\": \(error.message)")
+        }
+        let diagnostics = output.diagnostics.map { diagnostic -> Diagnostic in
+            var named = diagnostic
+            named.message = "clip \"\(clip.name)\": " + diagnostic.message
+            return named
+        }
+        return ClipOutput(
+            clip: ExportedClip(clip: clip.name,
+                               main: ExportedFile(relativePath: LottieExporter.fileName(for: clip.name),
+                                                  bytes: JSONWriter.writeCompact(output.json) + [0x0A]),
+                               companions: output.files),
+            diagnostics: diagnostics, report: output.report)
     }
 
     /// The clips `options` asks for, in its order, or every clip.
@@ -116,5 +146,33 @@ public struct LottieExporter: DocumentExporter {
         }
         let stem = String(safe)
         return (stem.isEmpty || stem == "." || stem == ".." ? "clip" : stem) + ".json"
+    }
+}
+
+/// The clips of one export being built concurrently: hands out indices and keeps each clip's result in its slot.
+final class LottieClipSlots: @unchecked Sendable {
+    private let lock = NSLock()
+    private var cursor = 0
+    private var slots: [Result<LottieExporter.ClipOutput, ExportError>?]
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    /// The next clip to build, or `nil` when every clip is taken.
+    func next() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard cursor < slots.count else { return nil }
+        cursor += 1
+        return cursor - 1
+    }
+
+    func fill(_ index: Int, _ result: Result<LottieExporter.ClipOutput, ExportError>) {
+        lock.lock(); defer { lock.unlock() }
+        slots[index] = result
+    }
+
+    /// Every slot's result, in clip order (all filled once the concurrent loop returns).
+    var results: [Result<LottieExporter.ClipOutput, ExportError>] {
+        lock.lock(); defer { lock.unlock() }
+        return slots.map { $0! }
     }
 }

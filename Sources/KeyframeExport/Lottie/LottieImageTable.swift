@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import KeyframeJSON
 import KeyframeModel
@@ -25,16 +26,38 @@ struct LottieImageTable {
     private var byID: [String: (entry: Entry, png: [UInt8])] = [:]
     private(set) var order: [String] = []
     private var encoder = PNGEncoder(options: .compact)
+    /// Pictures already encoded for this export (by any clip, or up front).
+    private let cache: LottiePictureCache
 
-    init(document: Document, library: AtlasLibrary) {
+    init(document: Document, library: AtlasLibrary, cache: LottiePictureCache = LottiePictureCache()) {
         self.document = document
         self.library = library
+        self.cache = cache
         var sprites: [String: Sprite] = [:]
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
     }
 
+    /// A picture asked for but not yet encoded: encoded in ``finish()``, all together, on every core.
+    private struct Pending {
+        var key: String
+        var sprite: Sprite
+        var resolved: AtlasLibrary.ResolvedSprite
+        var color: ColorTransform?
+    }
+    private var pending: [Pending] = []
+    /// Picture keys in the order first asked for (the order of the assets).
+    private var requests: [String] = []
+    /// The id each key's picture got (placeholders until ``finish()``).
+    private var ids: [String: String] = [:]
+
+    /// Placeholder ids start with this (never a real id: those are `img_` + hex).
+    static let placeholderPrefix = "\u{1}picture:"
+
     /// The asset for sprite `id` with `color` baked in (`nil`: the picture as it is).
+    ///
+    /// A picture already encoded for this export gets its id at once; any other gets a placeholder id that
+    /// ``finish()`` replaces (the id is the hash of the PNG bytes, so it is known only once encoded).
     ///
     /// - Throws: ``ExportError`` when the sprite is not in the atlas or its region lies outside the atlas image.
     mutating func entry(sprite id: String, color: ColorTransform?, node: String) throws(ExportError) -> Entry {
@@ -43,20 +66,100 @@ struct LottieImageTable {
         guard let sprite = sprites[id], let resolved = library.sprite(id) else {
             throw ExportError(message: "sprite \"\(id)\" shown by \(node) is not in the atlas")
         }
-        var picture = try upright(sprite, resolved)
-        if let color { LottieImageTable.bake(color, into: &picture) }
-        let png: [UInt8]
-        do { png = try encoder.encode(picture) } catch {
-            throw ExportError(message: "could not encode sprite \"\(id)\" as PNG: \(error.message)")
-        }
-        let assetID = "img_" + LottieImageTable.hexHash(png)
-        let entry = Entry(id: assetID, width: picture.width, height: picture.height)
-        if byID[assetID] == nil {
-            byID[assetID] = (entry, png)
-            order.append(assetID)
+        try LottieImageTable.checkRegion(sprite, resolved, library: library)
+        let region = resolved.region
+        let entry: Entry
+        if let known = cache.picture(key) {
+            entry = Entry(id: "img_" + LottieImageTable.hexHash(known.png), width: known.width, height: known.height)
+        } else {
+            entry = Entry(id: LottieImageTable.placeholderPrefix + String(pending.count),
+                          width: sprite.rotated ? region.height : region.width,
+                          height: sprite.rotated ? region.width : region.height)
+            pending.append(Pending(key: key, sprite: sprite, resolved: resolved, color: color))
         }
         entries[key] = entry
+        ids[key] = entry.id
+        requests.append(key)
         return entry
+    }
+
+    /// Encodes every picture asked for and not yet encoded, spread over the machine's cores (each picture's bytes
+    /// are the same whichever thread encodes it), and lists the assets in the order they were first asked for.
+    /// Returns the final id of every placeholder handed out.
+    mutating func finish() throws(ExportError) -> [String: String] {
+        let work = pending
+        pending = []
+        if !work.isEmpty {
+            let library = self.library
+            let cache = self.cache
+            let failures = LottieEncodingFailures()
+            let workers = min(ProcessInfo.processInfo.activeProcessorCount, work.count)
+            // Largest pictures first, each worker taking the next one when it is free: on a machine whose other
+            // cores are busy, no worker is left with a fixed share to finish alone.
+            let queue = LottieWorkQueue(order: work.indices.sorted { a, b in
+                let sa = work[a].resolved.region.width * work[a].resolved.region.height
+                let sb = work[b].resolved.region.width * work[b].resolved.region.height
+                return sa != sb ? sa > sb : a < b
+            })
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
+                var encoder = PNGEncoder(options: .compact)
+                while let index = queue.next() {
+                    let item = work[index]
+                    switch LottieImageTable.encode(item, library: library, encoder: &encoder) {
+                    case .success(let picture): cache.store(item.key, picture)
+                    case .failure(let error): failures.add(index, error)
+                    }
+                }
+            }
+            if let first = failures.first { throw first }
+        }
+        var renames: [String: String] = [:]
+        for key in requests {
+            guard let picture = cache.picture(key), let old = ids[key] else { continue }
+            let assetID = "img_" + LottieImageTable.hexHash(picture.png)
+            if old != assetID {
+                renames[old] = assetID
+                ids[key] = assetID
+                entries[key]?.id = assetID
+            }
+            if byID[assetID] == nil {
+                byID[assetID] = (Entry(id: assetID, width: picture.width, height: picture.height), picture.png)
+                order.append(assetID)
+            }
+        }
+        return renames
+    }
+
+    /// One pending picture cut, baked and encoded.
+    private static func encode(_ item: Pending, library: AtlasLibrary, encoder: inout PNGEncoder)
+        -> Result<LottiePictureCache.Picture, ExportError>
+    {
+        var picture: Bitmap
+        do { picture = try upright(item.sprite, item.resolved, library: library) } catch { return .failure(error) }
+        if let color = item.color { bake(color, into: &picture) }
+        do {
+            let png = try encoder.encode(picture)
+            return .success(LottiePictureCache.Picture(png: png, width: picture.width, height: picture.height))
+        } catch {
+            return .failure(ExportError(message: "could not encode sprite \"\(item.sprite.id)\" as PNG: \(error.message)"))
+        }
+    }
+
+    /// `json` with every placeholder `refId` of its layers (and of its assets' layers) replaced by its final id.
+    static func renaming(_ json: JSONValue, _ renames: [String: String]) -> JSONValue {
+        guard !renames.isEmpty else { return json }
+        switch json {
+        case .object(var object):
+            if let ref = object["refId"]?.stringValue, let final = renames[ref] { object["refId"] = .string(final) }
+            for key in ["layers", "assets"] {
+                if let nested = object[key] { object[key] = renaming(nested, renames) }
+            }
+            return .object(object)
+        case .array(let items):
+            return .array(items.map { renaming($0, renames) })
+        default:
+            return json
+        }
     }
 
     private var maskShapes: [String: (shape: LottieMaskShape, width: Int, height: Int)] = [:]
@@ -69,22 +172,19 @@ struct LottieImageTable {
         guard let sprite = sprites[id], let resolved = library.sprite(id) else {
             throw ExportError(message: "sprite \"\(id)\" of the mask over \(node) is not in the atlas")
         }
-        let picture = try upright(sprite, resolved)
+        let picture = try LottieImageTable.upright(sprite, resolved, library: library)
         let result = (LottieMaskShape(picture: picture), picture.width, picture.height)
         maskShapes[id] = result
         return result
     }
 
     /// The upright picture of a sprite in atlas pixels.
-    private func upright(_ sprite: Sprite, _ resolved: AtlasLibrary.ResolvedSprite) throws(ExportError) -> Bitmap {
+    static func upright(_ sprite: Sprite, _ resolved: AtlasLibrary.ResolvedSprite, library: AtlasLibrary)
+        throws(ExportError) -> Bitmap
+    {
+        try checkRegion(sprite, resolved, library: library)
         let atlas = library.images[resolved.image]
         let region = resolved.region
-        guard region.width > 0, region.height > 0, region.x >= 0, region.y >= 0,
-            region.x + region.width <= atlas.width, region.y + region.height <= atlas.height
-        else {
-            throw ExportError(message: "sprite \"\(sprite.id)\" (\(sprite.name)) lies outside its atlas image "
-                + "\"\(sprite.image)\" (\(atlas.width)×\(atlas.height))")
-        }
         let width = sprite.rotated ? region.height : region.width
         let height = sprite.rotated ? region.width : region.height
         var out = Bitmap(width: width, height: height)
@@ -102,6 +202,20 @@ struct LottieImageTable {
             }
         }
         return out
+    }
+
+    /// Throws when the sprite's region is empty or lies outside its atlas image.
+    static func checkRegion(_ sprite: Sprite, _ resolved: AtlasLibrary.ResolvedSprite, library: AtlasLibrary)
+        throws(ExportError)
+    {
+        let atlas = library.images[resolved.image]
+        let region = resolved.region
+        guard region.width > 0, region.height > 0, region.x >= 0, region.y >= 0,
+            region.x + region.width <= atlas.width, region.y + region.height <= atlas.height
+        else {
+            throw ExportError(message: "sprite \"\(sprite.id)\" (\(sprite.name)) lies outside its atlas image "
+                + "\"\(sprite.image)\" (\(atlas.width)×\(atlas.height))")
+        }
     }
 
     /// Applies a colour transform to premultiplied pixels as the renderer does: on straight colour, clamped.
@@ -165,5 +279,37 @@ struct LottieImageTable {
             json.append(.object(asset))
         }
         return (json, files)
+    }
+}
+
+/// The first encoding failure (lowest picture index) of a concurrent ``LottieImageTable/finish()``.
+final class LottieEncodingFailures: @unchecked Sendable {
+    private let lock = NSLock()
+    private var failures: [(index: Int, error: ExportError)] = []
+
+    func add(_ index: Int, _ error: ExportError) {
+        lock.lock(); defer { lock.unlock() }
+        failures.append((index, error))
+    }
+
+    var first: ExportError? {
+        lock.lock(); defer { lock.unlock() }
+        return failures.min { $0.index < $1.index }?.error
+    }
+}
+
+/// Hands out work items, one at a time, to whichever worker asks first.
+final class LottieWorkQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private let order: [Int]
+    private var cursor = 0
+
+    init(order: [Int]) { self.order = order }
+
+    func next() -> Int? {
+        lock.lock(); defer { lock.unlock() }
+        guard cursor < order.count else { return nil }
+        cursor += 1
+        return order[cursor - 1]
     }
 }

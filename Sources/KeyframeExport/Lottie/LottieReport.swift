@@ -6,6 +6,10 @@ public struct LottieReport: Sendable, Equatable {
     public var images = 0
     /// Layers whose skewed transform was rebuilt as a parent null and a rotated child.
     public var skewRewrites = 0
+    /// Layers whose skewed transform is written with Lottie's own skew (`sk`, `full`).
+    public var skews = 0
+    /// Transform and opacity properties keyed at the source's own keyframes with its easing (not sampled).
+    public var sourceKeyedProperties = 0
     /// Layers showing a picture with its colour transform baked in.
     public var bakedTints = 0
     /// Layers clipped by a track matte (`full`).
@@ -29,6 +33,7 @@ public struct LottieReport: Sendable, Equatable {
         if precomps > 0 { text += ", \(precomps) precomp layers" }
         if let flattened { text += ", flattened (\(flattened))" }
         if skewRewrites > 0 { text += ", \(skewRewrites) skew rewrites" }
+        if skews > 0 { text += ", \(skews) skewed layers (sk)" }
         if bakedTints > 0 { text += ", \(bakedTints) baked tints" }
         if mattes > 0 { text += ", \(mattes) track mattes" }
         if masks > 0 { text += ", \(masks) masked layers" }

@@ -80,7 +80,8 @@ struct LottieStructureBuilder {
     /// Margin around a precomp's content, in pixels.
     static let margin = 2.0
 
-    init(document: Document, clip: Clip, library: AtlasLibrary, settings: LottieExportSettings, sampler: PoseSampler) {
+    init(document: Document, clip: Clip, library: AtlasLibrary, settings: LottieExportSettings, sampler: PoseSampler,
+         pictures: LottiePictureCache = LottiePictureCache()) {
         self.document = document
         self.clip = clip
         self.library = library
@@ -95,7 +96,7 @@ struct LottieStructureBuilder {
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
         structureSampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
-        images = LottieImageTable(document: document, library: library)
+        images = LottieImageTable(document: document, library: library, cache: pictures)
         context = LottieClipBuilder.Context(settings: settings, clipName: clip.name)
         rate = document.frameRate.framesPerSecond
     }
@@ -144,11 +145,13 @@ struct LottieStructureBuilder {
         let keys = times.indices.map { Key(time: Double($0), local: instants[$0]!.local, instant: instants[$0]) }
         let layers = try assetLayers(clip.composition, keys: keys, base: view, outer: 1, tint: .identity,
                                      path: clip.composition, depth: 0, rootOut: Double(plans.count))
+        let renames = try images.finish()
         let imageAssets = images.assets(mode: settings.images)
         let animation: [String: JSONValue] = [
             "v": "5.7.4", "nm": .string(clip.name), "fr": .number(rate), "ip": 0, "op": .number(Double(plans.count)),
             "w": .number(Double(framing.width)), "h": .number(Double(framing.height)), "ddd": 0,
-            "assets": .array(imageAssets.json + assets), "layers": .array(layers),
+            "assets": LottieImageTable.renaming(.array(imageAssets.json + assets), renames),
+            "layers": LottieImageTable.renaming(.array(layers), renames),
         ]
         context.report.images = imageAssets.json.count
         return LottieClipBuilder.Output(json: .object(animation), files: imageAssets.files,
@@ -503,10 +506,14 @@ struct LottieStructureBuilder {
             let extent = Self.extent(origins: spaceMatrices[index], box: assetBox.map { b in
                 [Vector2(x: b.x0, y: b.y0), Vector2(x: b.x1, y: b.y0), Vector2(x: b.x0, y: b.y1), Vector2(x: b.x1, y: b.y1)]
                     .map { base.apply($0) } } ?? [])
+            let source = LottieSourceTransform.make(
+                node: nodes[index], composition: composition, keys: keys.map { ($0.time, $0.local) },
+                base: parentOf[index] == nil ? base : nil, placement: .identity, nudgesUnitScale: false,
+                constantSkew: settings.profile == .full)
             let written = transformLayers(
                 matrices: local, keys: keys, indices: allKeys, held: held, outer: outer, parentNorm: parentNorm,
                 extent: extent, name: "\(id)/\(nodes[index].id)", ip: keys[0].time, op: lastOut,
-                parent: parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: false)
+                parent: parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: false, source: source)
             nullLayers += written.layers.map { layer in
                 var null = layer
                 null["ty"] = 3
@@ -647,16 +654,32 @@ struct LottieStructureBuilder {
                         extent = max(extent, hypot(p.x - origin.tx, p.y - origin.ty))
                     }
                 }
+                let spanKeys = span.map { (keys[$0].time, keys[$0].local) }
+                let source = nodeLocal == nil ? nil : LottieSourceTransform.make(
+                    node: nodes[index], composition: composition, keys: spanKeys,
+                    base: parentOf[index] == nil ? base : nil, placement: placement,
+                    nudgesUnitScale: isImage && settings.profile == .portable, constantSkew: settings.profile == .full)
                 let written = transformLayers(
                     matrices: matrices, keys: keys, indices: span, held: spanHeld, outer: outer, parentNorm: parentNorm,
                     extent: extent, name: name, ip: keys[run.first].time, op: out(after: run.last),
-                    parent: ownNull ?? parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: isImage)
+                    parent: ownNull ?? parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: isImage,
+                    source: source)
+                let opacityTolerance = LottieTolerance.opacityPercent / Double(chain)
+                var sourceOpacity: JSONValue? = nil
+                if isImage, let factor = Self.constantAncestorAlpha(index, in: composition, parentOf: parentOf),
+                    var timing = LottieSourceTransform.make(node: nodes[index], composition: composition,
+                                                            keys: spanKeys, base: nil, placement: .identity,
+                                                            nudgesUnitScale: false, constantSkew: true)
+                {
+                    sourceOpacity = timing.opacity(factor: factor * tint.alphaMultiplier, tolerance: opacityTolerance)
+                    if sourceOpacity != nil { context.report.sourceKeyedProperties += 1 }
+                }
                 for (position, layer) in written.layers.enumerated() {
                     var json = layer
                     if position == written.layers.count - 1 {
                         for (k, v) in extra { json[k] = v }
                         var ks = json["ks"]?.objectValue ?? [:]
-                        ks["o"] = LottieKeyframeReducer(tolerance: [LottieTolerance.opacityPercent / Double(chain)])
+                        ks["o"] = sourceOpacity ?? LottieKeyframeReducer(tolerance: [opacityTolerance])
                             .property(opacity, held: spanHeld, times: span.map { keys[$0].time }, scalar: true)
                         json["ks"] = .object(ks)
                         nodeLayers.append(.object(json))
@@ -698,15 +721,34 @@ struct LottieStructureBuilder {
     /// null and an inner layer (`R(φ)·S·R(θ)`). Returns the layers (outer first) and the `ind` children attach to.
     private mutating func transformLayers(matrices: [Matrix2D], keys: [Key], indices: [Int], held: [Bool],
                                           outer: Double, parentNorm: Double, extent: Double, name: String,
-                                          ip: Double, op: Double, parent: Int?, nextIndex: inout Int, image: Bool)
+                                          ip: Double, op: Double, parent: Int?, nextIndex: inout Int, image: Bool,
+                                          source: LottieSourceTransform? = nil)
         -> (layers: [[String: JSONValue]], handle: Int)
     {
         let times = indices.map { keys[$0].time }
+        let budget = Double(chain)
+        let screen = max(outer, 1e-12)
+        let positionTolerance = LottieTolerance.position / budget / (screen * max(parentNorm, 1e-12))
+        let edge = LottieTolerance.edge / budget
+        let screenExtent = max(extent * screen, 1)
+        let degrees = min(LottieTolerance.degrees, edge / screenExtent * 180 / .pi)
+        let scaleTolerance = 100 * edge / screenExtent
+        var sourceForm: [String: JSONValue]? = nil
+        var sourceKeyed = 0
+        var sourceHoldsOnly = false
+        if var source {
+            sourceForm = source.properties(position: positionTolerance, scale: scaleTolerance, degrees: degrees)
+            sourceKeyed = source.exactProperties
+            sourceHoldsOnly = !source.interpolates
+        }
         let skewed = matrices.contains(where: LottieTransform.hasSkew)
+        // `full` says skew with `sk` on the layer itself; `portable` rebuilds it as R·S·R (no player lacks that).
+        let sheared = skewed && settings.profile == .full
         var transforms: [LottieTransform] = []
-        for m in matrices {
-            transforms.append(skewed ? LottieTransform.split(m, previous: transforms.last)
-                                     : LottieTransform.single(m, previous: transforms.last))
+        for m in matrices where sourceForm == nil || sourceHoldsOnly {
+            transforms.append(sheared ? LottieTransform.sheared(m, previous: transforms.last)
+                              : skewed ? LottieTransform.split(m, previous: transforms.last)
+                              : LottieTransform.single(m, previous: transforms.last))
         }
         if image && settings.profile == .portable && !skewed {
             for i in transforms.indices where transforms[i].scale == Vector2(x: 1, y: 1)
@@ -715,13 +757,6 @@ struct LottieStructureBuilder {
                 transforms[i].scale = Vector2(x: LottieClipBuilder.unitScale, y: LottieClipBuilder.unitScale)
             }
         }
-        let budget = Double(chain)
-        let screen = max(outer, 1e-12)
-        let positionTolerance = LottieTolerance.position / budget / (screen * max(parentNorm, 1e-12))
-        let edge = LottieTolerance.edge / budget
-        let screenExtent = max(extent * screen, 1)
-        let degrees = min(LottieTolerance.degrees, edge / screenExtent * 180 / .pi)
-        let scaleTolerance = 100 * edge / screenExtent
         func position() -> JSONValue {
             LottieKeyframeReducer(tolerance: [positionTolerance, positionTolerance])
                 .property(transforms.map { [$0.position.x, $0.position.y] }, held: held, times: times, scalar: false)
@@ -744,6 +779,37 @@ struct LottieStructureBuilder {
             return json
         }
         let opaque: JSONValue = .object(["a": 0, "k": 100])
+        if var ks = sourceForm {
+            // Holds only: the sampled form is the same motion at the same frames; keep whichever is smaller (an
+            // Animate transformation point away from the origin moves the source's position where the sampled
+            // origin stays). The sampled form needs one layer (no skew) to compare.
+            if sourceHoldsOnly && !skewed {
+                let sampled = ["p": position(), "s": scale(), "r": rotation(transforms.map(\.rotation))]
+                if LottieSourceTransform.keyframeCount(sampled) < LottieSourceTransform.keyframeCount(ks) {
+                    ks = sampled
+                    ks["a"] = zero
+                    sourceKeyed = 0
+                }
+            }
+            ks["o"] = opaque
+            context.report.sourceKeyedProperties += sourceKeyed
+            return ([layer(ks, parent: parent, suffix: "")], nextIndex - 1)
+        }
+        if sheared {
+            // Rotation and skew share the rotation's budget; a skew error turns the y axis by sec(sk) times it.
+            let steepest = transforms.map { abs($0.skew) }.max() ?? 0
+            let half = degrees / 2
+            let ks: [String: JSONValue] = [
+                "a": zero, "p": position(), "s": scale(),
+                "r": LottieKeyframeReducer(tolerance: [half])
+                    .property(transforms.map { [$0.rotation] }, held: held, times: times, scalar: true),
+                "sk": LottieKeyframeReducer(tolerance: [half * cos(steepest * .pi / 180)])
+                    .property(transforms.map { [$0.skew] }, held: held, times: times, scalar: true),
+                "sa": .object(["a": 0, "k": 0]), "o": opaque,
+            ]
+            context.report.skews += 1
+            return ([layer(ks, parent: parent, suffix: "")], nextIndex - 1)
+        }
         if skewed {
             let outerLayer = layer(["a": zero, "p": position(), "s": scale(), "r": rotation(transforms.map(\.rotation)),
                                     "o": opaque], parent: parent, suffix: " (skew)")
@@ -760,6 +826,27 @@ struct LottieStructureBuilder {
     }
 
     // MARK: Helpers
+
+    /// The alpha every ancestor of node `index` passes to it, when none of their opacity and colour tracks changes
+    /// and none has an alpha offset; `nil` otherwise.
+    static func constantAncestorAlpha(_ index: Int, in composition: Composition, parentOf: [Int?]) -> Double? {
+        var alpha = 1.0
+        var current = parentOf[index]
+        var depth = 0
+        while let ancestor = current {
+            guard depth <= composition.nodes.count else { return nil }
+            let tracks = composition.nodes[ancestor].tracks
+            guard tracks.opacity?.isConstant ?? true, tracks.color?.isConstant ?? true else { return nil }
+            if let color = tracks.color?.keyframes.first?.value {
+                guard color.alphaOffset == 0 else { return nil }
+                alpha *= color.alphaMultiplier
+            }
+            alpha *= tracks.opacity?.keyframes.first?.value ?? 1
+            current = parentOf[ancestor]
+            depth += 1
+        }
+        return alpha
+    }
 
     /// The largest distance from any origin to any point (how far a rotation or scale error carries).
     static func extent(origins: [Matrix2D], box: [Vector2]) -> Double {

@@ -13,10 +13,17 @@ struct LottieTransform: Equatable {
     var scale: Vector2
     /// The child's own rotation for the `R·S·R` form; `nil` when one layer is enough.
     var childRotation: Double?
+    /// Lottie's skew `sk` in degrees along the x axis (`sa` 0), the `full` profile's form of a skewed matrix.
+    var skew: Double = 0
 
     /// The matrix these values describe (what a player composes), for checks.
+    ///
+    /// A Lottie layer's linear part is `R(r) · R(−sa) · X(−tan sk) · R(sa) · S` (lottie-web's `skewFromAxis(−sk,
+    /// sa)` between scale and rotation; ThorVG the same), where `X(t)` moves x by t·y; with `sa` = 0 the skew is
+    /// `X(−tan sk)`.
     var matrix: Matrix2D {
         let outer = LottieTransform.rotationMatrix(rotation)
+            .concatenating(Matrix2D(a: 1, b: 0, c: -tan(skew * .pi / 180), d: 1, tx: 0, ty: 0))
             .concatenating(Matrix2D(a: scale.x, b: 0, c: 0, d: scale.y, tx: 0, ty: 0))
         let linear = childRotation.map { outer.concatenating(LottieTransform.rotationMatrix($0)) } ?? outer
         return Matrix2D(a: linear.a, b: linear.b, c: linear.c, d: linear.d, tx: position.x, ty: position.y)
@@ -48,6 +55,37 @@ struct LottieTransform: Equatable {
             LottieTransform(position: position, rotation: angle, scale: Vector2(x: sx, y: sy), childRotation: nil),
             // The same matrix with x mirrored and a half turn.
             LottieTransform(position: position, rotation: angle + 180, scale: Vector2(x: -sx, y: -sy), childRotation: nil),
+        ]
+        guard let previous else { return candidates[0] }
+        var best = candidates[0]
+        var bestCost = Double.infinity
+        for var candidate in candidates {
+            candidate.rotation = unwrap(candidate.rotation, near: previous.rotation)
+            let cost = abs(candidate.rotation - previous.rotation)
+                + 1000 * (abs(candidate.scale.x - previous.scale.x) + abs(candidate.scale.y - previous.scale.y))
+            if cost < bestCost { best = candidate; bestCost = cost }
+        }
+        return best
+    }
+
+    /// `R(r) · X(−tan sk) · diag(sx, sy)` for any invertible matrix (Lottie's own skew, `sa` 0): r the x axis's
+    /// angle, sx its length, sy the y axis's component across the x axis (negative when mirrored), and the skew
+    /// what turns the y axis from the perpendicular (always within ±90°). Of the two equivalent forms (the other
+    /// turned a half turn with both scales negated) the one closest to `previous` is chosen.
+    static func sheared(_ m: Matrix2D, previous: LottieTransform?) -> LottieTransform {
+        let sx = hypot(m.a, m.b)
+        let angle = sx > 0 ? atan2(m.b, m.a) * 180 / .pi : (previous?.rotation ?? 0)
+        let rad = angle * .pi / 180
+        // The y axis in the rotated frame: along x (c′) and across it (d′).
+        let along = cos(rad) * m.c + sin(rad) * m.d
+        let across = -sin(rad) * m.c + cos(rad) * m.d
+        let skew = across == 0 ? 0 : -atan(along / across) * 180 / .pi
+        let position = Vector2(x: m.tx, y: m.ty)
+        let candidates = [
+            LottieTransform(position: position, rotation: angle, scale: Vector2(x: sx, y: across), childRotation: nil,
+                            skew: skew),
+            LottieTransform(position: position, rotation: angle + 180, scale: Vector2(x: -sx, y: -across),
+                            childRotation: nil, skew: skew),
         ]
         guard let previous else { return candidates[0] }
         var best = candidates[0]
