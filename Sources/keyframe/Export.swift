@@ -4,6 +4,7 @@ import KeyframeExport
 import KeyframeFiles
 import KeyframeImport
 import KeyframeModel
+import KeyframePNG
 
 extension ExportFormat: ExpressibleByArgument {}
 extension CALayerTreeFile.Format: ExpressibleByArgument {}
@@ -53,6 +54,10 @@ struct Export: ParsableCommand {
                                valueName: "embed|folder"))
     var images: LottieExportSettings.Images?
 
+    @Option(help: ArgumentHelp("The PNG preset of the pictures written (Lottie images, Core Animation baked tints): compact (default; smaller files to ship) or fast (quicker to encode).",
+                               valueName: "compact|fast"))
+    var png: PNGPreset = .compact
+
     func validate() throws {
         if coreAnimationFormat != nil && to != .coreAnimation {
             throw ValidationError("--format applies to --to core-animation only")
@@ -71,6 +76,7 @@ struct Export: ParsableCommand {
         try loaded.printWarnings()
         var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
         if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }
+        options.pictures = png
         options.lottie = LottieExportSettings(profile: profile ?? .portable, images: images ?? .embed)
         let result: ExportResult
         do {

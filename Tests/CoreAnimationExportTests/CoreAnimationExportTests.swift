@@ -23,6 +23,15 @@ final class CoreAnimationExportTests: XCTestCase {
                                                   assetsFolder: try Importer.detect(url).folder, options: options)
     }
 
+    /// Clip names become file names any platform accepts, as the Lottie exporter's do (`robot:hop` → `robot_hop`).
+    func testClipFileNamesAreThoseOfTheLottieExport() throws {
+        let result = try export("flump-hopbot")
+        let names = result.clips.map(\.main.relativePath)
+        XCTAssert(names.contains("robot_hop.json"), "\(names)")
+        XCTAssertFalse(names.contains { $0.contains(":") }, "\(names)")
+        XCTAssertEqual(names, result.clips.map { LottieExporter.fileName(for: $0.clip) })
+    }
+
     // MARK: Goldens
 
     func testSampleExportsMatchTheirGoldens() throws {

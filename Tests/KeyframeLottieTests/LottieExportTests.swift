@@ -4,6 +4,7 @@ import KeyframeExport
 import KeyframeImport
 import KeyframeJSON
 import KeyframeModel
+import KeyframePNG
 import KeyframeRaster
 import KeyframeRender
 import KeyframeTestSupport
@@ -257,6 +258,32 @@ final class LottieExportTests: XCTestCase {
         // The rotated arm sprite comes out upright: 12 × 40 (stored 40 × 12 in the atlas).
         let walk = try LottieTestSampler(json: first.clips[0].main.bytes)
         XCTAssertTrue(walk.images.values.contains { $0.width == 12 && $0.height == 40 }, "\(walk.images)")
+    }
+
+    /// `--png fast` changes how the pictures are compressed, nothing else: the same pictures, pixel for pixel, in the
+    /// same order, each in a PNG encoded with the fast preset.
+    func testFastPicturePresetKeepsEveryPixel() throws {
+        for sample in ["flump-hopbot", "animate-walker"] {
+            let (document, library) = try load(sample)
+            var options = ExportOptions()
+            options.lottie.images = .folder
+            let compact = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                                options: options).result
+            options.pictures = .fast
+            let fast = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                             options: options).result
+            XCTAssertEqual(compact.clips.count, fast.clips.count)
+            var encoder = PNGEncoder(options: .fast)
+            for (a, b) in zip(compact.clips, fast.clips) {
+                XCTAssertEqual(a.companions.count, b.companions.count, "\(sample) \(a.clip)")
+                XCTAssertFalse(a.companions.isEmpty)
+                for (x, y) in zip(a.companions, b.companions) {
+                    let pixels = try PNGDecoder().decode(x.bytes)
+                    XCTAssertEqual(try PNGDecoder().decode(y.bytes), pixels, "\(sample) \(a.clip): \(x.relativePath)")
+                    XCTAssertEqual(y.bytes, try encoder.encode(pixels), "\(sample) \(a.clip): not the fast preset")
+                }
+            }
+        }
     }
 
     func testMissingClipIsAnError() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import KeyframeEngine
 import KeyframeModel
+import KeyframePNG
 
 /// Exports clips as Core Animation layer trees (docs/core-animation.md): one file per clip, JSON or a property
 /// list, with the atlas images it shows copied beside it under `images/`.
@@ -23,7 +24,7 @@ public struct CoreAnimationExporter: DocumentExporter {
         var diagnostics = DiagnosticCollector()
         var exported: [ExportedClip] = []
         var imageBytes: [String: [UInt8]] = [:]
-        var baker = TintBaker()
+        var baker = TintBaker(encoding: PNGEncodingOptions(preset: options.pictures))
         var baked: [String: (bytes: [UInt8], width: Int, height: Int)] = [:]
         let spriteByID = Dictionary(document.assets.sprites.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let imageByID = Dictionary(document.assets.images.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
@@ -109,9 +110,10 @@ public struct CoreAnimationExporter: DocumentExporter {
         return clashes ? safeName(image.id) + "-" + name : name
     }
 
-    /// A clip or image name usable as one path component.
+    /// A clip or image name usable as one path component on every platform the files go to (the same rule as the
+    /// Lottie exporter's file names: `/`, `:`, `\\` and NUL become `_`, so `robot:hop` is `robot_hop`).
     static func safeName(_ name: String) -> String {
-        let cleaned = String(name.map { $0 == "/" || $0 == "\\" || $0 == "\0" ? "_" : $0 })
+        let cleaned = String(name.map { $0 == "/" || $0 == ":" || $0 == "\\" || $0 == "\0" ? "_" : $0 })
         return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "clip" : cleaned
     }
 }

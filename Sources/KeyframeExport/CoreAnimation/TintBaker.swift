@@ -10,7 +10,11 @@ import KeyframeRaster
 /// layer's opacity) and premultiplied again.
 struct TintBaker {
     private var atlases: [String: Bitmap] = [:]
-    private var encoder = PNGEncoder(options: .compact)
+    private var encoder: PNGEncoder
+
+    init(encoding: PNGEncodingOptions = .compact) {
+        encoder = PNGEncoder(options: encoding)
+    }
 
     /// The PNG bytes and pixel size of the baked picture.
     mutating func bake(_ sprite: Sprite, color: ColorTransform, image: AtlasImage, assetsFolder: URL,

@@ -3,6 +3,7 @@ import Foundation
 import KeyframeEngine
 import KeyframeJSON
 import KeyframeModel
+import KeyframePNG
 import KeyframeRender
 
 /// Exports a document's clips as Lottie (Bodymovin) JSON that rlottie, ThorVG, lottie-web and lottie-ios play.
@@ -46,7 +47,7 @@ public struct LottieExporter: DocumentExporter {
         throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
     {
         let sampler = PoseSampler(document: document)
-        let pictures = LottiePictureCache()
+        let pictures = LottiePictureCache(encoding: PNGEncodingOptions(preset: options.pictures))
         // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
         // order, so the files, diagnostics and reports are the same for any number of cores.
         let slots = LottieClipSlots(count: clips.count)

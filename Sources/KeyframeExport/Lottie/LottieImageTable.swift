@@ -25,7 +25,6 @@ struct LottieImageTable {
     private var entries: [String: Entry] = [:]  // sprite + colour key → entry
     private var byID: [String: (entry: Entry, png: [UInt8])] = [:]
     private(set) var order: [String] = []
-    private var encoder = PNGEncoder(options: .compact)
     /// Pictures already encoded for this export (by any clip, or up front).
     private let cache: LottiePictureCache
 
@@ -102,7 +101,7 @@ struct LottieImageTable {
                 return sa != sb ? sa > sb : a < b
             })
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
-                var encoder = PNGEncoder(options: .compact)
+                var encoder = PNGEncoder(options: cache.encoding)
                 while let index = queue.next() {
                     let item = work[index]
                     switch LottieImageTable.encode(item, library: library, encoder: &encoder) {

@@ -14,10 +14,14 @@ final class LottiePictureCache: @unchecked Sendable {
         var height: Int
     }
 
+    /// How every picture of the export is encoded.
+    let encoding: PNGEncodingOptions
     private let lock = NSLock()
     private var pictures: [String: Picture] = [:]
 
-    init() {}
+    init(encoding: PNGEncodingOptions = .compact) {
+        self.encoding = encoding
+    }
 
     func picture(_ key: String) -> Picture? {
         lock.lock(); defer { lock.unlock() }
