@@ -1,4 +1,5 @@
 import KeyframeExport
+import KeyframePNG
 
 /// What a batch writes for each export: the normalized JSON or a player format.
 public enum BatchTarget: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -45,6 +46,8 @@ public struct BatchOptions: Sendable {
     public var jobs = 1
     /// For exports with several resolutions: the scale factor to use.
     public var scaleFactor: Double?
+    /// The PNG preset of the pictures the player formats write (``ExportOptions/pictures``).
+    public var pictures: PNGPreset = .compact
     /// Verify (or with `record`, record) every export's frames against a golden tree (`--verify`); `nil`: do not.
     /// Not part of ``fingerprint``: verification does not change conversion outputs.
     public var verify: BatchVerifyOptions?
@@ -68,6 +71,8 @@ public struct BatchOptions: Sendable {
         parts.append("strict=\(strict)")
         parts.append("scale=" + (scaleFactor.map { "\($0)" } ?? "default"))
         if playerFolders { parts.append("folders=true") }
+        // Only when not the default, so manifests written before the option existed stay valid.
+        if pictures != .compact { parts.append("png=\(pictures.rawValue)") }
         return parts.joined(separator: ";")
     }
 }

@@ -190,9 +190,10 @@ public struct BatchRunner: Sendable {
             case .exporter(let format):
                 guard let exporter = exporters[format] else { continue }
                 let result: ExportResult
+                var exportOptions = ExportOptions(strict: options.strict)
+                exportOptions.pictures = options.pictures
                 do {
-                    result = try exporter.export(document, assetsFolder: export.inputFolder,
-                                                 options: ExportOptions(strict: options.strict))
+                    result = try exporter.export(document, assetsFolder: export.inputFolder, options: exportOptions)
                 } catch {
                     return failure("\(format.rawValue) export: \(error)")
                 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeyframeBatch
 import KeyframeExport
+import KeyframePNG
 
 /// `keyframe batch`: converts every export of a tree into OUT, in parallel and incrementally (see KeyframeBatch).
 struct Batch: ParsableCommand {
@@ -36,6 +37,11 @@ struct Batch: ParsableCommand {
 
     @Flag(help: "Also render a contact sheet per export into OUT/<path>/preview/<name>.png.")
     var renderPreviews = false
+
+    @Option(name: .customLong("export-png"),
+            help: ArgumentHelp("The PNG preset of the pictures Lottie and Core Animation outputs write: compact (default) or fast (as `keyframe export --png`).",
+                               valueName: "compact|fast"))
+    var exportPNG: PNGPreset = .compact
 
     @Option(help: "Exports converted at the same time (default: all cores). Output is identical for any value.")
     var jobs: Int?
@@ -79,6 +85,7 @@ struct Batch: ParsableCommand {
         options.previews = renderPreviews
         options.playerFolders = playerFolders
         options.strict = strict
+        options.pictures = exportPNG
         options.failFast = failFast
         options.prune = prune
         options.force = force

@@ -3,6 +3,7 @@ import KeyframeBatch
 import KeyframeExport
 import KeyframeImport
 import KeyframeJSON
+import KeyframePNG
 import KeyframeTestSupport
 import XCTest
 
@@ -364,6 +365,35 @@ final class BatchRunnerTests: XCTestCase {
 
     /// The real Core Animation exporter in folder layout: one folder per export whatever its clip count, each clip's
     /// file and the pictures it shares with other clips written once, the bytes the exporter made.
+    /// `--png fast` reaches the exporters (the files are `keyframe export --png fast`'s), and changing the preset
+    /// reconverts: it is part of what the manifest compares.
+    func testPicturePresetReachesTheExportersAndReconverts() throws {
+        let root = work.appendingPathComponent("in")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        let sample = TestPaths.packageRoot.appendingPathComponent("Samples/flump-hopbot")
+        try FileManager.default.copyItem(at: sample, to: root.appendingPathComponent("flump-hopbot"))
+        let out = work.appendingPathComponent("out")
+        let exporters: [ExportFormat: any DocumentExporter] = [.lottie: LottieExporter()]
+        let document = try Importer.importDocument(at: sample)
+        func expected(_ preset: PNGPreset) throws -> [String: [UInt8]] {
+            var export = ExportOptions()
+            export.pictures = preset
+            let result = try LottieExporter().export(document, assetsFolder: sample, options: export)
+            return Dictionary(uniqueKeysWithValues: result.clips.map { ("flump-hopbot.lottie/" + $0.main.relativePath, $0.main.bytes) })
+        }
+        var fast = options(jobs: 1, targets: [.exporter(.lottie)])
+        fast.pictures = .fast
+        XCTAssertEqual(try run(root, out, fast, exporters: exporters).count(.converted), 1)
+        let fastFiles = BatchFixtures.snapshot(out).filter { $0.key.hasPrefix("flump-hopbot.lottie/") }
+        BatchFixtures.assertSame(fastFiles, try expected(.fast), "batch with the fast preset")
+        XCTAssertEqual(try run(root, out, fast, exporters: exporters).count(.upToDate), 1)
+        let compact = options(jobs: 1, targets: [.exporter(.lottie)])
+        XCTAssertEqual(try run(root, out, compact, exporters: exporters).count(.converted), 1, "a preset change reconverts")
+        let compactFiles = BatchFixtures.snapshot(out).filter { $0.key.hasPrefix("flump-hopbot.lottie/") }
+        BatchFixtures.assertSame(compactFiles, try expected(.compact), "batch with the default preset")
+        XCTAssertNotEqual(fastFiles, compactFiles)
+    }
+
     func testPlayerFoldersHoldEveryClipAndSharedPicturesOnce() throws {
         let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
         let out = work.appendingPathComponent("out")
