@@ -208,31 +208,12 @@ final class LottieExportTests: XCTestCase {
         let brokenURL = folder.appendingPathComponent("broken.json")
         try Data(JSONWriter.write(broken)).write(to: brokenURL)
 
-        let (status, output) = try runValidator(paths)
+        let (status, output) = try LottieSchemaValidator.run(paths)
         XCTAssertEqual(status, 0, output)
         XCTAssertEqual(output.components(separatedBy: ": valid").count - 1, paths.count, output)
-        let (brokenStatus, brokenOutput) = try runValidator([brokenURL.path])
+        let (brokenStatus, brokenOutput) = try LottieSchemaValidator.run([brokenURL.path])
         XCTAssertEqual(brokenStatus, 1, brokenOutput)
         XCTAssertTrue(brokenOutput.contains("'fr' is a required property"), brokenOutput)
-    }
-
-    private func runValidator(_ paths: [String]) throws -> (Int32, String) {
-        let schema = TestPaths.shared.appendingPathComponent("reference/lottie-spec/lottie.schema.json")
-        guard FileManager.default.fileExists(atPath: schema.path) else {
-            throw XCTSkip("\(schema.path) is missing; Lottie schema validation skipped")
-        }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "Scripts/validate-lottie.py", "--schema", schema.path] + paths
-        process.currentDirectoryURL = TestPaths.packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 3 { throw XCTSkip("python3 has no jsonschema; Lottie schema validation skipped") }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
     }
 
     /// The same input gives the same bytes (JSON and images), and images are shared by content.
