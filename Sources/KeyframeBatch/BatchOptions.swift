@@ -73,6 +73,9 @@ public struct BatchOptions: Sendable {
         if playerFolders { parts.append("folders=true") }
         // Only when not the default, so manifests written before the option existed stay valid.
         if pictures != .compact { parts.append("png=\(pictures.rawValue)") }
+        // Core Animation JSON is written on one line (it used to be indented): outputs recorded in the old layout
+        // are converted again once rather than kept.
+        if targets.contains(.exporter(.coreAnimation)) { parts.append("ca-json=line") }
         return parts.joined(separator: ";")
     }
 }

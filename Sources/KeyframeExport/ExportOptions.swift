@@ -14,6 +14,9 @@ public struct ExportOptions: Sendable, Equatable {
     /// `compact` (the default: smaller files, for what ships inside apps) or `fast` (about half the encoding time
     /// for files about a third larger, for iterating).
     public var pictures: PNGPreset = .compact
+    /// Write JSON indented, one member per line, for people to read (`false`, the default: on one line, the way
+    /// players' files ship; the same members and numbers either way).
+    public var prettyJSON = false
 
     public init(clips: [String]? = nil, strict: Bool = false) {
         self.clips = clips

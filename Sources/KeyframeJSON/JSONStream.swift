@@ -5,17 +5,24 @@
 /// keys' UTF-8 bytes, and an object or array written expanded (one member per line) only where ``JSONWriter``
 /// would not put it on one line. ``value(_:indent:)``, ``numbers(_:indent:)`` and ``numberArrays(_:indent:)`` make
 /// those decisions themselves, as ``JSONWriter`` does for a value at that place.
+///
+/// A compact stream writes ``JSONWriter/writeCompact(_:)``'s bytes instead: no whitespace at all, every `indent`
+/// ignored (the key order is the caller's to keep the same).
 public struct JSONStream {
     var output = Output()
+    /// Whether the stream writes without whitespace.
+    public let compact: Bool
 
-    public init(capacity: Int = 1 << 16) {
+    public init(capacity: Int = 1 << 16, compact: Bool = false) {
         output.bytes.reserveCapacity(capacity)
+        self.compact = compact
     }
 
     /// The bytes written so far.
     public var bytes: [UInt8] { output.bytes }
 
-    /// The bytes with the final newline ``JSONWriter/write(_:)`` ends with.
+    /// The bytes with a final newline (the one ``JSONWriter/write(_:)`` ends with; a compact stream's one line ends
+    /// with it too).
     public consuming func finish() -> [UInt8] {
         output.bytes.append(0x0A)
         return output.bytes
@@ -26,7 +33,7 @@ public struct JSONStream {
 
     /// A line break and the indentation of level `indent`, then `}` or `]`.
     public mutating func close(_ bracket: UInt8, indent: Int) {
-        output.newline(indent)
+        if !compact { output.newline(indent) }
         output.bytes.append(bracket)
     }
 
@@ -34,6 +41,11 @@ public struct JSONStream {
     /// the key and ` : `).
     public mutating func member(_ key: String, indent: Int, first: Bool = false) {
         if !first { output.bytes.append(UInt8(ascii: ",")) }
+        if compact {
+            output.writeString(key)
+            output.bytes.append(UInt8(ascii: ":"))
+            return
+        }
         output.newline(indent)
         output.writeString(key)
         output.raw(" : ")
@@ -42,7 +54,7 @@ public struct JSONStream {
     /// The start of an element of an expanded array at level `indent`.
     public mutating func element(indent: Int, first: Bool) {
         if !first { output.bytes.append(UInt8(ascii: ",")) }
-        output.newline(indent)
+        if !compact { output.newline(indent) }
     }
 
     public mutating func number(_ number: Double) { output.writeNumber(number) }
@@ -50,13 +62,15 @@ public struct JSONStream {
     public mutating func string(_ string: String) { output.writeString(string) }
 
     /// `value` as ``JSONWriter`` writes it at level `indent`.
-    public mutating func value(_ value: JSONValue, indent: Int) { output.write(value, indent: indent) }
+    public mutating func value(_ value: JSONValue, indent: Int) {
+        if compact { output.writeInline(value, spaced: false) } else { output.write(value, indent: indent) }
+    }
 
     /// An array of numbers as ``JSONWriter`` writes it at level `indent`: on one line up to
     /// ``JSONWriter/inlineLeafLimit`` numbers, else one per line.
     public mutating func numbers(_ numbers: [Double], indent: Int) {
         if numbers.isEmpty { output.raw("[]"); return }
-        if numbers.count <= JSONWriter.inlineLeafLimit {
+        if compact || numbers.count <= JSONWriter.inlineLeafLimit {
             inline(numbers)
             return
         }
@@ -75,6 +89,15 @@ public struct JSONStream {
     /// line or expanded by the same rule).
     public mutating func numberArrays(_ arrays: [[Double]], indent: Int) {
         if arrays.isEmpty { output.raw("[]"); return }
+        if compact {
+            output.bytes.append(UInt8(ascii: "["))
+            for position in arrays.indices {
+                if position > 0 { output.bytes.append(UInt8(ascii: ",")) }
+                if arrays[position].isEmpty { output.raw("[]") } else { inline(arrays[position]) }
+            }
+            output.bytes.append(UInt8(ascii: "]"))
+            return
+        }
         var leaves = 0
         for array in arrays { leaves += array.count }
         if leaves <= JSONWriter.inlineLeafLimit {
@@ -96,8 +119,17 @@ public struct JSONStream {
         output.bytes.append(UInt8(ascii: "]"))
     }
 
-    /// `[ a, b, … ]` (not empty).
+    /// `[ a, b, … ]` (not empty), or `[a,b,…]` when compact.
     private mutating func inline(_ numbers: [Double]) {
+        if compact {
+            output.bytes.append(UInt8(ascii: "["))
+            for position in numbers.indices {
+                if position > 0 { output.bytes.append(UInt8(ascii: ",")) }
+                output.writeNumber(numbers[position])
+            }
+            output.bytes.append(UInt8(ascii: "]"))
+            return
+        }
         output.raw("[ ")
         for position in numbers.indices {
             if position > 0 { output.raw(", ") }

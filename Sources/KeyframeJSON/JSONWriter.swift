@@ -208,8 +208,9 @@ struct Output {
             return
         }
         // Swift's description is the shortest text that reads back to the same value, and is valid JSON
-        // ("0.1", "1e-07", "1.5e+20").
-        bytes.append(contentsOf: number.description.utf8)
+        // ("0.1", "1e-07", "1.5e+20"). `write(to:)` hands over those same bytes (for a finite number) from a
+        // buffer on the stack, without making a String of them.
+        number.write(to: &self)
     }
 
     mutating func writeString(_ string: String) {
@@ -245,4 +246,12 @@ struct Output {
         }
         bytes.append(UInt8(ascii: "\""))
     }
+}
+
+/// Text output straight into the byte buffer: what `Double.write(to:)` writes a number through.
+extension Output: TextOutputStream {
+    mutating func write(_ string: String) { bytes.append(contentsOf: string.utf8) }
+
+    /// The standard library hands formatted numbers over as ASCII bytes here.
+    mutating func _writeASCII(_ buffer: UnsafeBufferPointer<UInt8>) { bytes.append(contentsOf: buffer) }
 }

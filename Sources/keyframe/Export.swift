@@ -58,12 +58,18 @@ struct Export: ParsableCommand {
                                valueName: "compact|fast"))
     var png: PNGPreset = .compact
 
+    @Flag(help: "Write the JSON indented, one member per line, for people to read (default: on one line, as players' files ship).")
+    var pretty = false
+
     func validate() throws {
         if coreAnimationFormat != nil && to != .coreAnimation {
             throw ValidationError("--format applies to --to core-animation only")
         }
         if (profile != nil || images != nil) && to != .lottie {
             throw ValidationError("--profile and --images apply to --to lottie only")
+        }
+        if pretty && coreAnimationFormat == .plist {
+            throw ValidationError("--pretty applies to JSON; a property list is always written indented")
         }
     }
 
@@ -77,6 +83,7 @@ struct Export: ParsableCommand {
         var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
         if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }
         options.pictures = png
+        options.prettyJSON = pretty
         options.lottie = LottieExportSettings(profile: profile ?? .portable, images: images ?? .embed)
         let result: ExportResult
         do {

@@ -59,9 +59,12 @@ struct CoreAnimationConformance {
             let problems = CALayerTreeValidator.problems(in: tree)
             if !problems.isEmpty { figures.failures.append("\(url.lastPathComponent)/\(exported.clip): \(problems[0])") }
             // The exporter writes JSON straight from the specs (CALayerTreeJSON): the bytes must be the generic
-            // writer's for the same tree.
-            if format == .json, exported.main.bytes != JSONWriter.write(tree.json) {
+            // writer's for the same tree, on one line (the default) and indented.
+            if format == .json, exported.main.bytes != JSONWriter.writeCompact(tree.json) + [0x0A] {
                 figures.failures.append("\(url.lastPathComponent)/\(exported.clip): the JSON differs from JSONWriter's for the same tree")
+            }
+            if format == .json, try CALayerTreeFile.encode(tree, as: .json, pretty: true) != JSONWriter.write(tree.json) {
+                figures.failures.append("\(url.lastPathComponent)/\(exported.clip): the indented JSON differs from JSONWriter's for the same tree")
             }
             let clip = try XCTUnwrap(document.clip(named: exported.clip))
             figures.add(compare(tree, clip: clip, document: document, sampler: sampler,

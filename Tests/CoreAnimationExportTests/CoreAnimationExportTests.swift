@@ -1,11 +1,14 @@
 import Foundation
 import KeyframeExport
 import KeyframeImport
+import KeyframeJSON
 import KeyframeModel
 import KeyframeTestSupport
 import XCTest
 
-// Golden exports of the bundled samples: Tests/CoreAnimationExportTests/Golden/<sample>/<clip>.json, byte for byte.
+// Golden exports of the bundled samples: Tests/CoreAnimationExportTests/Golden/<sample>/<clip>.json, byte for byte,
+// written with `prettyJSON` so that a change reads as a line diff (the default one-line file holds the same JSON:
+// checked here, and byte for byte against JSONWriter in the conformance test).
 // Set RECORD_SNAPSHOTS=1 to rewrite them; the test then fails on purpose, so recording is never silent. On a
 // mismatch the actual bytes are written beside the golden as <clip>.actual.json.
 
@@ -15,10 +18,11 @@ final class CoreAnimationExportTests: XCTestCase {
     private func sample(_ name: String) -> URL { TestPaths.packageRoot.appendingPathComponent("Samples/\(name)") }
 
     private func export(_ name: String, format: CALayerTreeFile.Format = .json, clips: [String]? = nil,
-                        strict: Bool = false) throws -> ExportResult {
+                        strict: Bool = false, pretty: Bool = false) throws -> ExportResult {
         let url = sample(name)
         var options = ExportOptions(clips: clips, strict: strict)
         options.coreAnimationFormat = format
+        options.prettyJSON = pretty
         return try CoreAnimationExporter().export(try Importer.importDocument(at: url),
                                                   assetsFolder: try Importer.detect(url).folder, options: options)
     }
@@ -38,7 +42,15 @@ final class CoreAnimationExportTests: XCTestCase {
         let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] != nil
         var recorded: [String] = []
         for name in CoreAnimationConformanceTests.samples {
-            for clip in try export(name).clips {
+            let oneLine = try export(name).clips
+            let clips = try export(name, pretty: true).clips
+            XCTAssertEqual(oneLine.map(\.clip), clips.map(\.clip))
+            for (compact, clip) in zip(oneLine, clips) {
+                XCTAssertEqual(compact.main.bytes.filter { $0 == 0x0A }.count, 1, "\(name)/\(clip.clip): one line")
+                XCTAssertEqual(try JSONParser.parse(compact.main.bytes), try JSONParser.parse(clip.main.bytes),
+                               "\(name)/\(clip.clip): the one-line file holds the indented file's JSON")
+            }
+            for clip in clips {
                 let file = clip.clip.replacingOccurrences(of: ":", with: "_") + ".json"
                 let url = goldenFolder.appendingPathComponent(name).appendingPathComponent(file)
                 if record {
@@ -223,7 +235,7 @@ final class CoreAnimationExportTests: XCTestCase {
     func testReadingRejectsOtherFormatsAndVersions() throws {
         let bytes = try export("bta-spinner").clips[0].main.bytes
         let text = String(decoding: bytes, as: UTF8.self)
-        for (from, to, expected) in [("\"version\" : 1", "\"version\" : 2", "unsupported version 2"),
+        for (from, to, expected) in [("\"version\":1", "\"version\":2", "unsupported version 2"),
                                      ("keyframe-core-animation", "lottie", "not a Keyframe Core Animation file")] {
             XCTAssertThrowsError(try CALayerTreeFile.decode(Array(text.replacingOccurrences(of: from, with: to).utf8))) {
                 XCTAssertTrue("\($0)".contains(expected), "\($0)")

@@ -34,6 +34,29 @@ final class CoreAnimationCLITests: XCTestCase {
         }
     }
 
+    /// `--pretty` writes the same JSON indented, for both exporters; the default files are one line each.
+    func testPrettyWritesTheSameJSONIndented() throws {
+        let folder = try TestPaths.temporaryFolder("ca-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for format in ["core-animation", "lottie"] {
+            let line = folder.appendingPathComponent("\(format)-line.json")
+            let pretty = folder.appendingPathComponent("\(format)-pretty.json")
+            for (url, extra) in [(line, [String]()), (pretty, ["--pretty"])] {
+                let result = try run(["export", walker.path, "--to", format, "--clip", "walk", "-o", url.path] + extra)
+                XCTAssertEqual(result.status, 0, result.stderr)
+            }
+            let lineBytes = try Data(contentsOf: line), prettyBytes = try Data(contentsOf: pretty)
+            XCTAssertEqual(lineBytes.filter { $0 == 0x0A }.count, 1, format)
+            XCTAssertGreaterThan(prettyBytes.filter { $0 == 0x0A }.count, 100, format)
+            XCTAssertEqual(try JSONSerialization.jsonObject(with: lineBytes) as? NSDictionary,
+                           try JSONSerialization.jsonObject(with: prettyBytes) as? NSDictionary, format)
+        }
+        let plist = try run(["export", walker.path, "--to", "core-animation", "--format", "plist", "--pretty",
+                             "-o", folder.path + "/x.plist"])
+        XCTAssertEqual(plist.status, 2, plist.stderr)
+        XCTAssertTrue(plist.stderr.contains("--pretty"), plist.stderr)
+    }
+
     func testUsageAndInputErrors() throws {
         let folder = try TestPaths.temporaryFolder("ca-cli")
         defer { try? FileManager.default.removeItem(at: folder) }

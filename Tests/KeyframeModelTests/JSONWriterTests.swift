@@ -60,6 +60,20 @@ final class JSONWriterTests: XCTestCase {
         }
     }
 
+    func testNumbersAreSwiftsShortestRoundTripText() {
+        // Random bit patterns (every exponent, subnormals, negative zero) and frame-like fractions: the writer's
+        // text is the standard library's description and parses back to the same number.
+        var random = SeededGenerator(seed: 2611)
+        var numbers: [Double] = [-0.0, .leastNonzeroMagnitude, .greatestFiniteMagnitude, 1e15, 1e-7, 1 / 3]
+        for _ in 0..<40_000 { numbers.append(Double(bitPattern: random.next())) }
+        for _ in 0..<20_000 { numbers.append(Double(Int.random(in: -100_000...100_000, using: &random)) / 30) }
+        for number in numbers where number.isFinite && !(number == number.rounded() && abs(number) < 1e15) {
+            let written = String(decoding: JSONWriter.writeCompact(.number(number)), as: UTF8.self)
+            XCTAssertEqual(written, number.description)
+            XCTAssertEqual(Double(written).map(\.bitPattern), number.bitPattern, written)
+        }
+    }
+
     func testLargeObjectsSortLikeSmallOnes() {
         // Objects beyond 24 members take the standard library's sort instead of the insertion sort.
         var random = SeededGenerator(seed: 1414)

@@ -2,8 +2,9 @@ import Foundation
 import KeyframeJSON
 import KeyframeModel
 
-/// Reads and writes layer-tree files: JSON through KeyframeJSON's deterministic writer, property lists through
-/// Foundation's `PropertyListSerialization` (XML, keys sorted, so the bytes never change from run to run).
+/// Reads and writes layer-tree files: JSON through KeyframeJSON's deterministic writer (on one line, or indented
+/// with `pretty`), property lists through Foundation's `PropertyListSerialization` (XML, keys sorted, so the bytes
+/// never change from run to run).
 public enum CALayerTreeFile {
     /// The two spellings of the same tree.
     public enum Format: String, Sendable, CaseIterable {
@@ -14,11 +15,13 @@ public enum CALayerTreeFile {
         public var fileExtension: String { self == .json ? "json" : "plist" }
     }
 
-    /// The file's bytes.
-    public static func encode(_ document: CALayerTreeDocument, as format: Format) throws(ExportError) -> [UInt8] {
+    /// The file's bytes: for JSON, `JSONWriter.writeCompact(document.json)` and a newline, or with `pretty`
+    /// `JSONWriter.write(document.json)`.
+    public static func encode(_ document: CALayerTreeDocument, as format: Format,
+                              pretty: Bool = false) throws(ExportError) -> [UInt8] {
         switch format {
         case .json:
-            return CALayerTreeJSON.encode(document)
+            return CALayerTreeJSON.encode(document, compact: !pretty)
         case .plist:
             do {
                 let data = try PropertyListSerialization.data(fromPropertyList: propertyList(document.json),

@@ -75,7 +75,8 @@ public struct CoreAnimationExporter: DocumentExporter {
                 throw ExportError(source: source, message: "clip \"\(clip.name)\": the layer tree fails validation: "
                                   + problems.prefix(5).joined(separator: "; "))
             }
-            let bytes = try CALayerTreeFile.encode(tree, as: options.coreAnimationFormat)
+            let bytes = try CALayerTreeFile.encode(tree, as: options.coreAnimationFormat,
+                                                   pretty: options.prettyJSON)
             let name = Self.safeName(clip.name) + "." + options.coreAnimationFormat.fileExtension
             exported.append(ExportedClip(clip: clip.name, main: ExportedFile(relativePath: name, bytes: bytes),
                                          companions: companions))

@@ -56,7 +56,7 @@ public struct LottieExporter: DocumentExporter {
             while let index = slots.next() {
                 slots.fill(index, Result { () throws(ExportError) -> ClipOutput in
                     try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
-                                        sampler: sampler, pictures: pictures)
+                                        sampler: sampler, pictures: pictures, pretty: options.prettyJSON)
                 })
             }
         }
@@ -86,8 +86,10 @@ public struct LottieExporter: DocumentExporter {
     }
 
     /// Builds one clip: the structured form, or the flattened one when the structure cannot carry the clip.
+    /// `pretty`: the file indented (``ExportOptions/prettyJSON``) rather than on one line.
     static func exportClip(_ clip: Clip, document: Document, library: AtlasLibrary, settings: LottieExportSettings,
-                           sampler: PoseSampler, pictures: LottiePictureCache) throws(ExportError) -> ClipOutput {
+                           sampler: PoseSampler, pictures: LottiePictureCache,
+                           pretty: Bool = false) throws(ExportError) -> ClipOutput {
         var output: LottieClipBuilder.Output
         do {
             var structure = LottieStructureBuilder(document: document, clip: clip, library: library,
@@ -115,7 +117,8 @@ public struct LottieExporter: DocumentExporter {
         return ClipOutput(
             clip: ExportedClip(clip: clip.name,
                                main: ExportedFile(relativePath: LottieExporter.fileName(for: clip.name),
-                                                  bytes: JSONWriter.writeCompact(output.json) + [0x0A]),
+                                                  bytes: pretty ? JSONWriter.write(output.json)
+                                                      : JSONWriter.writeCompact(output.json) + [0x0A]),
                                companions: output.files),
             diagnostics: diagnostics, report: output.report)
     }
