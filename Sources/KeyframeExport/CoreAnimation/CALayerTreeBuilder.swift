@@ -248,7 +248,7 @@ struct CALayerTreeBuilder {
                                     path: String, depth: Int, tint: ColorTransform) -> CALayerSpec? {
         var layer = CALayerSpec(name: node.id)
         let nodeStates = keyStates.map { $0[index] }
-        report(node, states: nodeStates.compactMap { $0 }, path: path)
+        report(node, path: path)
         guard let firstVisible = nodeStates.firstIndex(where: { $0 != nil }) else {
             layer.isHidden = true
             return layer
@@ -272,34 +272,48 @@ struct CALayerTreeBuilder {
             layer.position = [components[0].tx, components[0].ty]
             layer.transform = CALayerSpec.transform(Self.matrix(rotation: components[0].rotation,
                                                                  scaleX: components[0].sx, scaleY: components[0].sy))
-            animations += linear("position", .point, components.map { [$0.tx, $0.ty] }, plan)
-            animations += linear("transform.rotation.z", .number, components.map { [$0.rotation] }, plan)
-            animations += linear("transform.scale.x", .number, components.map { [$0.sx] }, plan)
-            animations += linear("transform.scale.y", .number, components.map { [$0.sy] }, plan)
+            var position = Rows(width: 2, capacity: components.count)
+            var rotation = Rows(width: 1, capacity: components.count)
+            var scaleX = rotation, scaleY = rotation
+            for c in components {
+                position.append(c.tx, c.ty)
+                rotation.append(c.rotation)
+                scaleX.append(c.sx)
+                scaleY.append(c.sy)
+            }
+            animations += linear("position", .point, position, plan)
+            animations += linear("transform.rotation.z", .number, rotation, plan)
+            animations += linear("transform.scale.x", .number, scaleX, plan)
+            animations += linear("transform.scale.y", .number, scaleY, plan)
         } else {
             layer.transform = CALayerSpec.transform(matrices[0])
-            animations += linear("transform", .transform, matrices.map(CALayerSpec.transform), plan)
+            var transforms = Rows(width: 16, capacity: matrices.count)
+            for m in matrices { transforms.append(transform: m) }
+            animations += linear("transform", .transform, transforms, plan)
         }
         // Core Animation clamps opacity to 0…1; a colour transform can multiply alpha beyond it.
-        let opacity = filled.map { [min(max($0.color.alphaMultiplier, 0), 1)] }
+        var opacity = Rows(width: 1, capacity: filled.count)
+        for state in filled { opacity.append(min(max(state.color.alphaMultiplier, 0), 1)) }
         if filled.contains(where: { !(0...1).contains($0.color.alphaMultiplier) }) {
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-opacity-range",
                 message: "clip \"\(clipName)\": \(path)/\(node.id) multiplies alpha outside 0…1; its opacity is clamped"))
         }
-        layer.opacity = opacity[0][0]
+        layer.opacity = opacity[0, 0]
         if let exact = source == nil ? nil : sourceOpacity(node, in: composition, plan: plan),
             !filled.contains(where: { !(0...1).contains($0.color.alphaMultiplier) }) {
             animations += exact
         } else {
             animations += linear("opacity", .number, opacity, plan)
         }
-        let hidden = nodeStates.map { [$0 == nil ? 1.0 : 0.0] }
-        layer.isHidden = hidden[0][0] != 0
+        var hidden = Rows(width: 1, capacity: nodeStates.count)
+        for state in nodeStates { hidden.append(state == nil ? 1.0 : 0.0) }
+        layer.isHidden = hidden[0, 0] != 0
         animations += discrete("hidden", .bool, hidden, plan)
         if hasDrawOrder {
-            let z = plan.keys.map { key in [Double(node.tracks.drawOrder?.heldValue(at: Frames(key.local)) ?? index)] }
-            layer.zPosition = z[0][0]
+            var z = Rows(width: 1, capacity: plan.keys.count)
+            for key in plan.keys { z.append(Double(node.tracks.drawOrder?.heldValue(at: Frames(key.local)) ?? index)) }
+            layer.zPosition = z[0, 0]
             animations += discrete("zPosition", .number, z, plan)
         }
         layer.animation = group(animations, plan)
@@ -341,11 +355,11 @@ struct CALayerTreeBuilder {
                 }
             }
             guard var sprite = spriteLayer(id, bake: bake) else { continue }
-            let hiddenValues = contents.map { keyframe -> [Double] in
-                if case .sprite(let shown)? = keyframe?.value, shown == id { return [0] }
-                return [1]
+            var hiddenValues = Rows(width: 1, capacity: contents.count)
+            for keyframe in contents {
+                if case .sprite(let shown)? = keyframe?.value, shown == id { hiddenValues.append(0) } else { hiddenValues.append(1) }
             }
-            sprite.isHidden = hiddenValues[0][0] != 0
+            sprite.isHidden = hiddenValues[0, 0] != 0
             sprite.animation = group(discrete("hidden", .bool, hiddenValues, plan), plan)
             layer.sublayers.append(sprite)
         }
@@ -354,8 +368,9 @@ struct CALayerTreeBuilder {
                 case .composition(let instance) = keyframe.value
             else { continue }
             var span = CALayerSpec(name: "\(instance.composition)@\(Self.number(start))")
-            let hiddenValues = contents.map { [$0?.frame.value == start ? 0.0 : 1.0] }
-            span.isHidden = hiddenValues[0][0] != 0
+            var hiddenValues = Rows(width: 1, capacity: contents.count)
+            for keyframe in contents { hiddenValues.append(keyframe?.frame.value == start ? 0.0 : 1.0) }
+            span.isHidden = hiddenValues[0, 0] != 0
             span.animation = group(discrete("hidden", .bool, hiddenValues, plan), plan)
             // The node's colour (alpha left to opacity) passes into the nested symbol when it stays the same while
             // the span shows; a changing one cannot be baked (a warning).
@@ -455,8 +470,8 @@ struct CALayerTreeBuilder {
     }
 
     /// Diagnostics for what a layer cannot show.
-    private mutating func report(_ node: Node, states: [Pose.NodeValues], path: String) {
-        let name = "\(path)/\(node.id)"
+    private mutating func report(_ node: Node, path: String) {
+        var name: String { "\(path)/\(node.id)" }
         if let modes = node.tracks.blendMode?.keyframes, modes.contains(where: { $0.value != .normal }) {
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-blend-mode",
@@ -509,8 +524,14 @@ struct CALayerTreeBuilder {
     /// A linear animation through `values` at the plan's keys, without the keys linear interpolation reproduces;
     /// none when the value never changes.
     func linear(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: [[Double]],
-                        _ plan: Plan) -> [CAKeyframeAnimationSpec] {
-        guard plan.durationFrames > 0, values.count > 1, !Self.allEqual(values) else { return [] }
+                _ plan: Plan) -> [CAKeyframeAnimationSpec] {
+        linear(keyPath, type, Rows(values), plan)
+    }
+
+    /// The same, for values stored as rows.
+    func linear(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: Rows,
+                _ plan: Plan) -> [CAKeyframeAnimationSpec] {
+        guard plan.durationFrames > 0, values.count > 1, !values.allEqual else { return [] }
         let times = plan.keys.map { $0.time / plan.durationFrames }
         var kept = [0]
         var i = 1
@@ -522,7 +543,8 @@ struct CALayerTreeBuilder {
             var j = a + 1
             while onLine && j < b {
                 let u = (times[j] - times[a]) / max(times[b] - times[a], 1e-300)
-                for c in values[j].indices where abs(values[a][c] + (values[b][c] - values[a][c]) * u - values[j][c]) > 1e-9 * max(1, abs(values[j][c])) {
+                for c in 0..<values.width
+                where abs(values[a, c] + (values[b, c] - values[a, c]) * u - values[j, c]) > 1e-9 * max(1, abs(values[j, c])) {
                     onLine = false
                 }
                 j += 1
@@ -535,20 +557,22 @@ struct CALayerTreeBuilder {
         keyTimes[0] = 0
         keyTimes[keyTimes.count - 1] = 1
         return [CAKeyframeAnimationSpec(
-            keyPath: keyPath, valueType: type, values: kept.map { values[$0] }, keyTimes: keyTimes,
+            keyPath: keyPath, valueType: type, values: kept.map { values.row($0) }, keyTimes: keyTimes,
             timingFunctions: Array(repeating: [0, 0, 1, 1], count: kept.count - 1), calculationMode: "linear",
             duration: plan.durationFrames / fps)]
     }
 
     /// A discrete animation switching to each new value at its key.
-    private func discrete(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: [[Double]],
+    private func discrete(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: Rows,
                           _ plan: Plan) -> [CAKeyframeAnimationSpec] {
-        guard plan.durationFrames > 0, values.count > 1, !Self.allEqual(values) else { return [] }
-        var kept: [[Double]] = [values[0]]
+        guard plan.durationFrames > 0, values.count > 1, !values.allEqual else { return [] }
+        var kept: [[Double]] = [values.row(0)]
+        var last = 0
         var keyTimes: [Double] = [0]
-        for index in 1..<values.count where values[index] != kept.last! {
+        for index in 1..<values.count where !values.rowsEqual(index, last) {
             let time = max(plan.keys[index].time / plan.durationFrames, keyTimes.last!)
-            kept.append(values[index])
+            kept.append(values.row(index))
+            last = index
             keyTimes.append(min(time, 1))
         }
         keyTimes.append(1)
@@ -559,6 +583,60 @@ struct CALayerTreeBuilder {
     }
 
     // MARK: Helpers
+
+    /// Values at a timeline's keys, `width` numbers per key, stored in one array (not one array per key: a layer
+    /// tree has thousands of keys).
+    struct Rows {
+        private(set) var numbers: [Double] = []
+        let width: Int
+
+        init(width: Int, capacity: Int) {
+            self.width = width
+            numbers.reserveCapacity(width * capacity)
+        }
+
+        /// The rows of `values`, which all hold the same count.
+        init(_ values: [[Double]]) {
+            width = values.first?.count ?? 0
+            numbers.reserveCapacity(width * values.count)
+            for row in values { numbers += row }
+        }
+
+        var count: Int { width == 0 ? 0 : numbers.count / width }
+        subscript(row: Int, column: Int) -> Double { numbers[row * width + column] }
+        func row(_ index: Int) -> [Double] { Array(numbers[index * width ..< (index + 1) * width]) }
+
+        mutating func append(_ value: Double) { numbers.append(value) }
+        mutating func append(_ x: Double, _ y: Double) {
+            numbers.append(x)
+            numbers.append(y)
+        }
+        /// The `CATransform3D` of `m`, as ``CALayerSpec/transform(_:)`` writes it.
+        mutating func append(transform m: Matrix2D) {
+            append(m.a, m.b)
+            append(0, 0)
+            append(m.c, m.d)
+            append(0, 0)
+            append(0, 0)
+            append(1, 0)
+            append(m.tx, m.ty)
+            append(0, 1)
+        }
+
+        /// Whether two rows hold equal numbers.
+        func rowsEqual(_ a: Int, _ b: Int) -> Bool {
+            for c in 0..<width where numbers[a * width + c] != numbers[b * width + c] { return false }
+            return true
+        }
+
+        /// Whether every row is within 10⁻¹² of the first, number by number (``allEqual(_:)``).
+        var allEqual: Bool {
+            for i in 0..<count {
+                for c in 0..<width where !(abs(numbers[i * width + c] - numbers[c]) <= 1e-12) { return false }
+            }
+            return true
+        }
+    }
 
     struct Components {
         var tx: Double, ty: Double, rotation: Double, sx: Double, sy: Double
