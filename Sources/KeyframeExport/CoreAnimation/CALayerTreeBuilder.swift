@@ -71,10 +71,23 @@ struct CALayerTreeBuilder {
     /// sampled once per local frame).
     let cache: StateCache
 
-    /// The top-level node states of compositions by composition id and local frame.
-    final class StateCache {
-        var states: [String: [Double: [Pose.NodeValues?]]] = [:]
+    /// The top-level node states of compositions by composition id and local frame, shared by builders that run
+    /// concurrently (two that sample the same frame at once store equal states).
+    final class StateCache: @unchecked Sendable {
+        private let lock = NSLock()
+        private var states: [String: [Double: [Pose.NodeValues?]]] = [:]
         init() {}
+
+        subscript(id: String, local: Double) -> [Pose.NodeValues?]? {
+            get {
+                lock.lock(); defer { lock.unlock() }
+                return states[id]?[local]
+            }
+            set {
+                lock.lock(); defer { lock.unlock() }
+                states[id, default: [:]][local] = newValue
+            }
+        }
     }
     private var clipName = ""
 
@@ -233,11 +246,11 @@ struct CALayerTreeBuilder {
 
     /// The top-level node states of composition `id` at `local` by node index (nil: not drawn), sampled once.
     private mutating func nodeStates(_ id: String, local: Double) -> [Pose.NodeValues?] {
-        if let known = cache.states[id]?[local] { return known }
+        if let known = cache[id, local] { return known }
         let count = compositions[id]?.nodes.count ?? 0
         var result = sampler.nodeValues(composition: id, frame: Frames(local))
         if result.count != count { result = [Pose.NodeValues?](repeating: nil, count: count) }
-        cache.states[id, default: [:]][local] = result
+        cache[id, local] = result
         return result
     }
 

@@ -21,20 +21,28 @@ public struct CoreAnimationExporter: DocumentExporter {
         let clips = try select(document, options.clips)
         let sampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
         let cache = CALayerTreeBuilder.StateCache()
+        // Clips are independent: their layer trees are built, and later validated and encoded, on all cores, and
+        // gathered in clip order, so the files and diagnostics are the same for any number of cores. Pictures
+        // (atlas copies, baked tints) are read and encoded once, in between, in clip order.
+        let builds = ClipWorkers.map(clips.count) { index -> BuiltClip in
+            var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache)
+            let root = builder.build(clip: clips[index])
+            return BuiltClip(root: root, diagnostics: builder.diagnostics.diagnostics, usedImages: builder.usedImages,
+                             bakes: builder.bakes)
+        }
         var diagnostics = DiagnosticCollector()
-        var exported: [ExportedClip] = []
+        var trees: [(tree: CALayerTreeDocument, companions: [ExportedFile])] = []
         var imageBytes: [String: [UInt8]] = [:]
         var baker = TintBaker(encoding: PNGEncodingOptions(preset: options.pictures))
         var baked: [String: (bytes: [UInt8], width: Int, height: Int)] = [:]
         let spriteByID = Dictionary(document.assets.sprites.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let imageByID = Dictionary(document.assets.images.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
-        for clip in clips {
-            var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache)
-            let root = builder.build(clip: clip)
-            for diagnostic in builder.diagnostics.diagnostics { diagnostics.add(diagnostic) }
+        for (clip, built) in zip(clips, builds) {
+            let root = built.root
+            for diagnostic in built.diagnostics { diagnostics.add(diagnostic) }
             var images: [CALayerTreeDocument.Image] = []
             var companions: [ExportedFile] = []
-            for image in document.assets.images where builder.usedImages.contains(image.id) {
+            for image in document.assets.images where built.usedImages.contains(image.id) {
                 let path = "images/" + Self.fileName(for: image, in: document)
                 images.append(CALayerTreeDocument.Image(id: image.id, path: path, pixelWidth: image.pixelSize.width,
                                                         pixelHeight: image.pixelSize.height))
@@ -47,7 +55,7 @@ public struct CoreAnimationExporter: DocumentExporter {
                 }
                 companions.append(ExportedFile(relativePath: path, bytes: imageBytes[image.id]!))
             }
-            for (id, bake) in builder.bakes.sorted(by: { $0.key < $1.key }) {
+            for (id, bake) in built.bakes.sorted(by: { $0.key < $1.key }) {
                 guard let sprite = spriteByID[bake.sprite], let atlas = imageByID[sprite.image] else { continue }
                 let key = "\(bake.sprite)|\(bake.color)"
                 if baked[key] == nil {
@@ -70,22 +78,38 @@ public struct CoreAnimationExporter: DocumentExporter {
                 frameCount: Int(clip.duration.value.rounded(.up)),
                 duration: clip.duration.value / document.frameRate.framesPerSecond, loopCount: clip.loopCount,
                 stage: stage, images: images, root: root)
+            trees.append((tree, companions))
+        }
+        let encoded = ClipWorkers.map(trees.count) { index -> Result<[UInt8], ExportError> in
+            let tree = trees[index].tree
             let problems = CALayerTreeValidator.problems(in: tree)
             guard problems.isEmpty else {
-                throw ExportError(source: source, message: "clip \"\(clip.name)\": the layer tree fails validation: "
-                                  + problems.prefix(5).joined(separator: "; "))
+                return .failure(ExportError(source: source, message: "clip \"\(tree.clip)\": the layer tree fails "
+                                            + "validation: " + problems.prefix(5).joined(separator: "; ")))
             }
-            let bytes = try CALayerTreeFile.encode(tree, as: options.coreAnimationFormat,
-                                                   pretty: options.prettyJSON)
+            return Result { () throws(ExportError) in
+                try CALayerTreeFile.encode(tree, as: options.coreAnimationFormat, pretty: options.prettyJSON)
+            }
+        }
+        var exported: [ExportedClip] = []
+        for ((clip, file), bytes) in zip(zip(clips, trees), encoded) {
             let name = Self.safeName(clip.name) + "." + options.coreAnimationFormat.fileExtension
-            exported.append(ExportedClip(clip: clip.name, main: ExportedFile(relativePath: name, bytes: bytes),
-                                         companions: companions))
+            exported.append(ExportedClip(clip: clip.name, main: ExportedFile(relativePath: name, bytes: try bytes.get()),
+                                         companions: file.companions))
         }
         let result = ExportResult(clips: exported, diagnostics: diagnostics.diagnostics)
         if options.strict, let warning = result.diagnostics.first(where: { $0.severity == .warning }) {
             throw ExportError(source: source, message: "--strict: \(warning)")
         }
         return result
+    }
+
+    /// One clip's layer tree and what building it found.
+    private struct BuiltClip {
+        var root: CALayerSpec
+        var diagnostics: [Diagnostic]
+        var usedImages: Set<String>
+        var bakes: [String: CALayerTreeBuilder.TintBake]
     }
 
     private func select(_ document: Document, _ names: [String]?) throws(ExportError) -> [Clip] {

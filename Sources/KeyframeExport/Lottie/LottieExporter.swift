@@ -50,20 +50,16 @@ public struct LottieExporter: DocumentExporter {
         let pictures = LottiePictureCache(encoding: PNGEncodingOptions(preset: options.pictures))
         // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
         // order, so the files, diagnostics and reports are the same for any number of cores.
-        let slots = LottieClipSlots(count: clips.count)
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, clips.count)
-        DispatchQueue.concurrentPerform(iterations: max(workers, 1)) { _ in
-            while let index = slots.next() {
-                slots.fill(index, Result { () throws(ExportError) -> ClipOutput in
-                    try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
-                                        sampler: sampler, pictures: pictures, pretty: options.prettyJSON)
-                })
+        let outputs = ClipWorkers.map(clips.count) { index in
+            Result { () throws(ExportError) -> ClipOutput in
+                try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
+                                    sampler: sampler, pictures: pictures, pretty: options.prettyJSON)
             }
         }
         var exported: [ExportedClip] = []
         var diagnostics = DiagnosticCollector()
         var reports: [String: LottieReport] = [:]
-        for (clip, result) in zip(clips, slots.results) {
+        for (clip, result) in zip(clips, outputs) {
             let output = try result.get()
             for diagnostic in output.diagnostics { diagnostics.add(diagnostic) }
             reports[clip.name] = output.report
@@ -150,33 +146,5 @@ public struct LottieExporter: DocumentExporter {
         }
         let stem = String(safe)
         return (stem.isEmpty || stem == "." || stem == ".." ? "clip" : stem) + ".json"
-    }
-}
-
-/// The clips of one export being built concurrently: hands out indices and keeps each clip's result in its slot.
-final class LottieClipSlots: @unchecked Sendable {
-    private let lock = NSLock()
-    private var cursor = 0
-    private var slots: [Result<LottieExporter.ClipOutput, ExportError>?]
-
-    init(count: Int) { slots = Array(repeating: nil, count: count) }
-
-    /// The next clip to build, or `nil` when every clip is taken.
-    func next() -> Int? {
-        lock.lock(); defer { lock.unlock() }
-        guard cursor < slots.count else { return nil }
-        cursor += 1
-        return cursor - 1
-    }
-
-    func fill(_ index: Int, _ result: Result<LottieExporter.ClipOutput, ExportError>) {
-        lock.lock(); defer { lock.unlock() }
-        slots[index] = result
-    }
-
-    /// Every slot's result, in clip order (all filled once the concurrent loop returns).
-    var results: [Result<LottieExporter.ClipOutput, ExportError>] {
-        lock.lock(); defer { lock.unlock() }
-        return slots.map { $0! }
     }
 }
