@@ -7,14 +7,15 @@ import Foundation
 /// Workers take the next clip when they finish one. The work must only read what the clips share (the document,
 /// a `PoseSampler`) or go through its own locks.
 enum ClipWorkers {
-    /// `body(index)` for every index in `0 ..< count`, in index order.
-    static func map<Output>(_ count: Int, _ body: (Int) -> Output) -> [Output] {
-        guard count > 1 else { return (0..<count).map(body) }
+    /// `body(index)` for every index in `0 ..< count`, in index order, on at most `jobs` threads (default: one per
+    /// core).
+    static func map<Output>(_ count: Int, jobs: Int? = nil, _ body: (Int) -> Output) -> [Output] {
+        let workers = min(max(jobs ?? ProcessInfo.processInfo.activeProcessorCount, 1), count)
+        guard workers > 1 else { return (0..<count).map(body) }
         let slots = Slots<Output>(count: count)
-        let workers = min(ProcessInfo.processInfo.activeProcessorCount, count)
         withoutActuallyEscaping(body) { body in
             let work = UncheckedBody(body: body)
-            DispatchQueue.concurrentPerform(iterations: max(workers, 1)) { _ in
+            DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 while let index = slots.next() { slots.fill(index, work.body(index)) }
             }
         }

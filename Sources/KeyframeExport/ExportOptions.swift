@@ -17,6 +17,8 @@ public struct ExportOptions: Sendable, Equatable {
     /// Write JSON indented, one member per line, for people to read (`false`, the default: on one line, the way
     /// players' files ship; the same members and numbers either way).
     public var prettyJSON = false
+    /// How many clips are built at once (`nil`: one per core). The output is the same for any value.
+    public var jobs: Int? = nil
 
     public init(clips: [String]? = nil, strict: Bool = false) {
         self.clips = clips

@@ -61,6 +61,9 @@ struct Export: ParsableCommand {
     @Flag(help: "Write the JSON indented, one member per line, for people to read (default: on one line, as players' files ship).")
     var pretty = false
 
+    @Option(help: "Clips exported in parallel (default: all cores). Output is identical for any value.")
+    var jobs: Int?
+
     func validate() throws {
         if coreAnimationFormat != nil && to != .coreAnimation {
             throw ValidationError("--format applies to --to core-animation only")
@@ -68,6 +71,7 @@ struct Export: ParsableCommand {
         if (profile != nil || images != nil) && to != .lottie {
             throw ValidationError("--profile and --images apply to --to lottie only")
         }
+        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if pretty && coreAnimationFormat == .plist {
             throw ValidationError("--pretty applies to JSON; a property list is always written indented")
         }
@@ -84,6 +88,7 @@ struct Export: ParsableCommand {
         if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }
         options.pictures = png
         options.prettyJSON = pretty
+        options.jobs = jobs
         options.lottie = LottieExportSettings(profile: profile ?? .portable, images: images ?? .embed)
         let result: ExportResult
         do {

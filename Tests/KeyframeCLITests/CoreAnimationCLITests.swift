@@ -57,6 +57,34 @@ final class CoreAnimationCLITests: XCTestCase {
         XCTAssertTrue(plist.stderr.contains("--pretty"), plist.stderr)
     }
 
+    /// Clips are exported in parallel; the files are the same with one job as with more jobs than clips.
+    func testFilesAreTheSameForAnyNumberOfJobs() throws {
+        let folder = try TestPaths.temporaryFolder("ca-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let hopbot = TestPaths.packageRoot.appendingPathComponent("Samples/flump-hopbot")
+        for format in ["core-animation", "lottie"] {
+            var trees: [[String: Data]] = []
+            for jobs in ["1", "5"] {
+                let out = folder.appendingPathComponent("\(format)-\(jobs)")
+                let result = try run(["export", hopbot.path, "--to", format, "--jobs", jobs, "-o", out.path + "/"])
+                XCTAssertEqual(result.status, 0, result.stderr)
+                var files: [String: Data] = [:]
+                for name in try FileManager.default.subpathsOfDirectory(atPath: out.path).sorted() {
+                    var isFolder: ObjCBool = false
+                    let path = out.appendingPathComponent(name).path
+                    if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue {
+                        files[name] = try Data(contentsOf: URL(fileURLWithPath: path))
+                    }
+                }
+                trees.append(files)
+            }
+            XCTAssertGreaterThan(trees[0].keys.filter { $0.hasSuffix(".json") }.count, 1, "\(format): several clips")
+            XCTAssertEqual(trees[0], trees[1], format)
+        }
+        let zero = try run(["export", hopbot.path, "--to", "lottie", "--jobs", "0", "-o", folder.path + "/z/"])
+        XCTAssertEqual(zero.status, 2, zero.stderr)
+    }
+
     func testUsageAndInputErrors() throws {
         let folder = try TestPaths.temporaryFolder("ca-cli")
         defer { try? FileManager.default.removeItem(at: folder) }

@@ -24,7 +24,7 @@ public struct CoreAnimationExporter: DocumentExporter {
         // Clips are independent: their layer trees are built, and later validated and encoded, on all cores, and
         // gathered in clip order, so the files and diagnostics are the same for any number of cores. Pictures
         // (atlas copies, baked tints) are read and encoded once, in between, in clip order.
-        let builds = ClipWorkers.map(clips.count) { index -> BuiltClip in
+        let builds = ClipWorkers.map(clips.count, jobs: options.jobs) { index -> BuiltClip in
             var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache)
             let root = builder.build(clip: clips[index])
             return BuiltClip(root: root, diagnostics: builder.diagnostics.diagnostics, usedImages: builder.usedImages,
@@ -80,7 +80,7 @@ public struct CoreAnimationExporter: DocumentExporter {
                 stage: stage, images: images, root: root)
             trees.append((tree, companions))
         }
-        let encoded = ClipWorkers.map(trees.count) { index -> Result<[UInt8], ExportError> in
+        let encoded = ClipWorkers.map(trees.count, jobs: options.jobs) { index -> Result<[UInt8], ExportError> in
             let tree = trees[index].tree
             let problems = CALayerTreeValidator.problems(in: tree)
             guard problems.isEmpty else {

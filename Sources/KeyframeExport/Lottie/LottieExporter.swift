@@ -50,7 +50,7 @@ public struct LottieExporter: DocumentExporter {
         let pictures = LottiePictureCache(encoding: PNGEncodingOptions(preset: options.pictures))
         // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
         // order, so the files, diagnostics and reports are the same for any number of cores.
-        let outputs = ClipWorkers.map(clips.count) { index in
+        let outputs = ClipWorkers.map(clips.count, jobs: options.jobs) { index in
             Result { () throws(ExportError) -> ClipOutput in
                 try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
                                     sampler: sampler, pictures: pictures, pretty: options.prettyJSON)
