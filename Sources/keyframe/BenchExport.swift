@@ -28,6 +28,9 @@ struct BenchExport: ParsableCommand {
     @Option(help: "Repetitions per export; the fastest of each is kept.")
     var repetitions = 5
 
+    @Option(help: "Clips exported in parallel, as for export (default: all cores).")
+    var jobs: Int?
+
     func run() throws {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
@@ -35,8 +38,11 @@ struct BenchExport: ParsableCommand {
         var options = ExportOptions()
         options.lottie.profile = profile
         options.pictures = png
+        options.jobs = jobs
         let folders = try benchFolders(inputs)
-        try Output.out(line: "export, \(to.rawValue): best of \(max(repetitions, 1)); ratio = export / convert (goal ≤ 1×)")
+        try Output.out(line: "export, \(to.rawValue): best of \(max(repetitions, 1)), "
+                       + (jobs.map { "\($0) job\($0 == 1 ? "" : "s")" } ?? "all cores")
+                       + "; ratio = export / convert (goal ≤ 1×)")
         let lottie = to == .lottie
         try Output.out(line: "name".padding(toLength: 44, withPad: " ", startingAt: 0)
                        + "  clips  convert ms  export ms   ratio   output KB" + (lottie ? "  png ms" : ""))
