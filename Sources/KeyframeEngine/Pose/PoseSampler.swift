@@ -96,9 +96,7 @@ public struct PoseSampler: Sendable {
         guard let composition = compositions[id], let structure = structures[id] else { return [] }
         let count = composition.nodes.count
         var states: [NodeFrame?] = Array(repeating: nil, count: count)
-        let skeleton = SkeletonSolver.isNeeded(for: composition)
-            ? SkeletonSolver.solve(composition, indices: indices[id] ?? [:], boneParents: structure.boneParents, at: frame)
-            : nil
+        let skeleton = structure.skeleton.map { SkeletonSolver.solve(composition, plan: $0, at: frame) }
         var result = [Pose.NodeValues?](repeating: nil, count: count)
         for index in 0..<count where !structure.underMask[index] {
             guard let state = resolve(index, in: composition, structure, at: frame,
@@ -148,15 +146,14 @@ public struct PoseSampler: Sendable {
         /// The index of the mask that limits the node (its own `maskedBy`, else its nearest ancestor's), when that
         /// names a node.
         let maskNode: [Int?]
-        /// ``SkeletonSolver/boneParents(of:indices:)`` when the composition needs the solver, else empty.
-        let boneParents: [Int?]
+        /// What the skeleton solver needs, when the composition needs it (``SkeletonSolver/isNeeded(for:)``).
+        let skeleton: SkeletonSolver.Plan?
 
         static let missingParent = -1
 
         init(_ composition: Composition, indices: [String: Int]) {
             let nodes = composition.nodes
-            boneParents = SkeletonSolver.isNeeded(for: composition)
-                ? SkeletonSolver.boneParents(of: composition, indices: indices) : []
+            skeleton = SkeletonSolver.isNeeded(for: composition) ? SkeletonSolver.Plan(composition, indices: indices) : nil
             parents = nodes.map { node in node.parent.map { indices[$0] ?? Structure.missingParent } }
             var ancestors: [[Int]] = []
             for node in nodes {
@@ -182,7 +179,6 @@ public struct PoseSampler: Sendable {
         var color: ColorTransform
         var blend: BlendMode
         var visible: Bool
-        var masks: [Int]
     }
 
     // MARK: Evaluation
@@ -198,10 +194,7 @@ public struct PoseSampler: Sendable {
         var states: [NodeFrame?] = Array(repeating: nil, count: nodes.count)
         var maskIndex: [Int: Int] = [:]  // node index of a mask → index in pose.masks
         // Skeletons: bones placed by their inheritance flags and IK, and bone world transforms for weighted meshes.
-        let skeleton = SkeletonSolver.isNeeded(for: composition)
-            ? SkeletonSolver.solve(composition, indices: indices[compositionID] ?? [:], boneParents: structure.boneParents,
-                                   at: frame)
-            : nil
+        let skeleton = structure.skeleton.map { SkeletonSolver.solve(composition, plan: $0, at: frame) }
         var bones: [String: Matrix2D] = [:]
         if !meshes.isEmpty {
             for (index, node) in nodes.enumerated() where node.kind == .bone {
@@ -313,7 +306,7 @@ public struct PoseSampler: Sendable {
                          skeleton: [Matrix2D?]? = nil) -> NodeFrame? {
         if let known = states[index] { return known }
         var parentState = NodeFrame(transform: parentDefault.0, color: parentDefault.1, blend: parentDefault.2,
-                                    visible: true, masks: [])
+                                    visible: true)
         if let parentIndex = structure.parents[index] {
             guard parentIndex != Structure.missingParent,
                 let resolved = resolve(parentIndex, in: composition, structure, at: frame, parentDefault: parentDefault,
@@ -321,23 +314,30 @@ public struct PoseSampler: Sendable {
             else { return nil }
             parentState = resolved
         }
-        let tracks = composition.nodes[index].tracks
-        let components = TransformComponents(
-            position: tracks.position?.value(at: frame) ?? .zero, scale: tracks.scale?.value(at: frame) ?? .one,
-            rotation: tracks.rotation?.value(at: frame) ?? Degrees(0), skew: tracks.skew?.value(at: frame) ?? Degrees(0),
-            pivot: tracks.pivot?.heldValue(at: frame) ?? .zero)
-        var color = tracks.color?.value(at: frame) ?? .identity
-        if let opacity = tracks.opacity?.value(at: frame) {
+        // Tracks are read through the array (not `let tracks = …`), which would copy the node's tracks.
+        let nodes = composition.nodes
+        let transform: Matrix2D
+        if let solved = skeleton?[index] {
+            // A bone placed by the skeleton solver: its transform is relative to the composition, not to its parent.
+            transform = parentDefault.0.concatenating(solved)
+        } else {
+            let components = TransformComponents(
+                position: nodes[index].tracks.position?.value(at: frame) ?? .zero,
+                scale: nodes[index].tracks.scale?.value(at: frame) ?? .one,
+                rotation: nodes[index].tracks.rotation?.value(at: frame) ?? Degrees(0),
+                skew: nodes[index].tracks.skew?.value(at: frame) ?? Degrees(0),
+                pivot: nodes[index].tracks.pivot?.heldValue(at: frame) ?? .zero)
+            transform = parentState.transform.concatenating(components.matrix)
+        }
+        var color = nodes[index].tracks.color?.value(at: frame) ?? .identity
+        if let opacity = nodes[index].tracks.opacity?.value(at: frame) {
             color = ColorTransform(alphaMultiplier: opacity).concatenating(color)
         }
         var blend = parentState.blend
-        if let own = tracks.blendMode?.heldValue(at: frame), own != .normal { blend = own }
-        // A bone placed by the skeleton solver: its transform is relative to the composition, not to its parent.
-        let ownTransform = skeleton?[index].map { parentDefault.0.concatenating($0) }
+        if let own = nodes[index].tracks.blendMode?.heldValue(at: frame), own != .normal { blend = own }
         let state = NodeFrame(
-            transform: ownTransform ?? parentState.transform.concatenating(components.matrix),
-            color: parentState.color.concatenating(color), blend: blend,
-            visible: parentState.visible && (tracks.visible?.heldValue(at: frame) ?? true), masks: [])
+            transform: transform, color: parentState.color.concatenating(color), blend: blend,
+            visible: parentState.visible && (nodes[index].tracks.visible?.heldValue(at: frame) ?? true))
         states[index] = state
         return state
     }
