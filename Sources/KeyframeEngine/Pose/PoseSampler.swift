@@ -148,12 +148,18 @@ public struct PoseSampler: Sendable {
         let maskNode: [Int?]
         /// What the skeleton solver needs, when the composition needs it (``SkeletonSolver/isNeeded(for:)``).
         let skeleton: SkeletonSolver.Plan?
+        /// The indices of the nodes of kind `bone` (whose world transforms weighted meshes read), in node order.
+        let boneNodes: [Int]
+        /// Whether any node has a draw-order track.
+        let hasDrawOrder: Bool
 
         static let missingParent = -1
 
         init(_ composition: Composition, indices: [String: Int]) {
             let nodes = composition.nodes
             skeleton = SkeletonSolver.isNeeded(for: composition) ? SkeletonSolver.Plan(composition, indices: indices) : nil
+            boneNodes = nodes.indices.filter { nodes[$0].kind == .bone }
+            hasDrawOrder = nodes.contains { $0.tracks.drawOrder != nil }
             parents = nodes.map { node in node.parent.map { indices[$0] ?? Structure.missingParent } }
             var ancestors: [[Int]] = []
             for node in nodes {
@@ -197,19 +203,18 @@ public struct PoseSampler: Sendable {
         let skeleton = structure.skeleton.map { SkeletonSolver.solve(composition, plan: $0, at: frame) }
         var bones: [String: Matrix2D] = [:]
         if !meshes.isEmpty {
-            for (index, node) in nodes.enumerated() where node.kind == .bone {
-                bones[node.id] = resolve(index, in: composition, structure, at: frame,
+            for index in structure.boneNodes {
+                bones[nodes[index].id] = resolve(index, in: composition, structure, at: frame,
                                          parentDefault: (transform, color, blend), states: &states,
                                          skeleton: skeleton)?.transform
             }
         }
 
-        for nodeIndex in drawOrder(of: composition, at: frame) {
+        for nodeIndex in drawOrder(of: composition, structure, at: frame) {
             guard let state = resolve(nodeIndex, in: composition, structure, at: frame,
                                       parentDefault: (transform, color, blend), states: &states, skeleton: skeleton)
             else { continue }
             if structure.underMask[nodeIndex] { continue }
-            let node = nodes[nodeIndex]
             var itemMasks = masks
             if let maskNode = structure.maskNode[nodeIndex] {
                 if let existing = maskIndex[maskNode] {
@@ -226,18 +231,21 @@ public struct PoseSampler: Sendable {
                 }
             }
             guard state.visible else { continue }
-            emitContent(of: node, state: state, masks: itemMasks, composition: composition, frame: frame,
+            emitContent(of: nodeIndex, state: state, masks: itemMasks, composition: composition, frame: frame,
                         local: local, elapsed: elapsed, playhead: playhead, linear: linear, path: path, depth: depth, into: &pose,
                         context: &context, bones: bones)
         }
     }
 
-    private func emitContent(of node: Node, state: NodeFrame, masks: [Int], composition: Composition, frame: Frames,
+    /// Emits what node `index` shows (its content) in the state resolved for it.
+    private func emitContent(of index: Int, state: NodeFrame, masks: [Int], composition: Composition, frame: Frames,
                              local: Double, elapsed: Double, playhead: Playhead, linear: Bool, path: String, depth: Int,
                              into pose: inout Pose, context: inout Context, bones: [String: Matrix2D] = [:]) {
-        guard let held = node.tracks.content?.heldKeyframe(at: frame) else {
+        // The node is read through the array (not `let node = …`), which would copy it.
+        let nodes = composition.nodes
+        guard let held = nodes[index].tracks.content?.heldKeyframe(at: frame) else {
             if context.collectNodes {
-                pose.nodes.append(Pose.NodeState(path: "\(path)/\(node.id)", transform: state.transform,
+                pose.nodes.append(Pose.NodeState(path: "\(path)/\(nodes[index].id)", transform: state.transform,
                                                  color: state.color, visible: state.visible, content: .none))
             }
             return
@@ -251,13 +259,13 @@ public struct PoseSampler: Sendable {
             let placed = state.transform.concatenating(
                 Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: sprite.origin.x, ty: sprite.origin.y))
             pose.items.append(Pose.Item(sprite: id, transform: placed, color: state.color, blendMode: state.blend,
-                                        masks: masks, path: "\(path)/\(node.id)"))
+                                        masks: masks, path: "\(path)/\(nodes[index].id)"))
         case .mesh(let id):
             guard let mesh = meshes[id], sprites[mesh.sprite] != nil else { break }
             let positions = MeshPlacement.positions(mesh, node: state.transform, bones: bones,
-                                                    deform: node.tracks.deform?.value(at: frame))
+                                                    deform: nodes[index].tracks.deform?.value(at: frame))
             pose.items.append(Pose.Item(sprite: mesh.sprite, transform: state.transform, color: state.color,
-                                        blendMode: state.blend, masks: masks, path: "\(path)/\(node.id)",
+                                        blendMode: state.blend, masks: masks, path: "\(path)/\(nodes[index].id)",
                                         mesh: Pose.Mesh(positions: positions, uvs: mesh.uvs, triangles: mesh.triangles)))
         case .composition(let instance):
             guard let child = compositions[instance.composition] else { break }
@@ -270,10 +278,10 @@ public struct PoseSampler: Sendable {
             emit(compositionID: child.id, local: nested.local, elapsed: nested.elapsed, playhead: childPlayhead,
                  linear: nested.linear,
                  transform: state.transform, color: state.color, blend: state.blend, masks: masks,
-                 path: "\(path)/\(node.id)>\(child.id)", depth: depth + 1, into: &pose, context: &context)
+                 path: "\(path)/\(nodes[index].id)>\(child.id)", depth: depth + 1, into: &pose, context: &context)
         }
         if context.collectNodes {
-            pose.nodes.append(Pose.NodeState(path: "\(path)/\(node.id)", transform: state.transform, color: state.color,
+            pose.nodes.append(Pose.NodeState(path: "\(path)/\(nodes[index].id)", transform: state.transform, color: state.color,
                                              visible: state.visible, content: held.keyframe.value, childFrame: childFrame))
         }
     }
@@ -343,9 +351,9 @@ public struct PoseSampler: Sendable {
     }
 
     /// Node indices in draw order: list order, or sorted by the draw-order track where nodes have one.
-    private func drawOrder(of composition: Composition, at frame: Frames) -> [Int] {
+    private func drawOrder(of composition: Composition, _ structure: Structure, at frame: Frames) -> [Int] {
         let nodes = composition.nodes
-        guard nodes.contains(where: { $0.tracks.drawOrder != nil }) else { return Array(nodes.indices) }
+        guard structure.hasDrawOrder else { return Array(nodes.indices) }
         return nodes.indices.sorted { a, b in
             let ka = nodes[a].tracks.drawOrder?.heldValue(at: frame) ?? a
             let kb = nodes[b].tracks.drawOrder?.heldValue(at: frame) ?? b
@@ -364,7 +372,7 @@ public struct PoseSampler: Sendable {
             guard let state = resolve(index, in: composition, structure, at: frame, parentDefault: parent, states: &states),
                 state.visible
             else { continue }
-            emitContent(of: composition.nodes[index], state: state, masks: [], composition: composition, frame: frame,
+            emitContent(of: index, state: state, masks: [], composition: composition, frame: frame,
                         local: local, elapsed: elapsed, playhead: playhead, linear: linear, path: path, depth: depth, into: &pose,
                         context: &quiet)
         }
