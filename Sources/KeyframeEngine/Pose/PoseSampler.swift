@@ -29,7 +29,7 @@ public struct PoseSampler: Sendable {
         for composition in document.compositions {
             compositions[composition.id] = composition
             var map: [String: Int] = [:]
-            for (index, node) in composition.nodes.enumerated() { map[node.id] = index }
+            for index in composition.nodes.indices { map[composition.nodes[index].id] = index }
             indices[composition.id] = map
         }
         self.compositions = compositions
@@ -162,9 +162,9 @@ public struct PoseSampler: Sendable {
             hasDrawOrder = nodes.contains { $0.tracks.drawOrder != nil }
             parents = nodes.map { node in node.parent.map { indices[$0] ?? Structure.missingParent } }
             var ancestors: [[Int]] = []
-            for node in nodes {
+            for index in nodes.indices {
                 var result: [Int] = []
-                var current = node.parent
+                var current = nodes[index].parent
                 while let id = current, let parentIndex = indices[id], result.count < nodes.count {
                     result.append(parentIndex)
                     current = nodes[parentIndex].parent
