@@ -316,11 +316,16 @@ public struct PoseSampler: Sendable {
         var parentState = NodeFrame(transform: parentDefault.0, color: parentDefault.1, blend: parentDefault.2,
                                     visible: true)
         if let parentIndex = structure.parents[index] {
-            guard parentIndex != Structure.missingParent,
-                let resolved = resolve(parentIndex, in: composition, structure, at: frame, parentDefault: parentDefault,
-                                       states: &states, skeleton: skeleton)
-            else { return nil }
-            parentState = resolved
+            guard parentIndex != Structure.missingParent else { return nil }
+            if let known = states[parentIndex] {
+                // Parents usually come before their children and are resolved already: no call needed.
+                parentState = known
+            } else {
+                guard let resolved = resolve(parentIndex, in: composition, structure, at: frame,
+                                             parentDefault: parentDefault, states: &states, skeleton: skeleton)
+                else { return nil }
+                parentState = resolved
+            }
         }
         // Tracks are read through the array (not `let tracks = …`), which would copy the node's tracks.
         let nodes = composition.nodes
