@@ -23,7 +23,9 @@ struct SkeletonSolver {
             var bone: Int
             /// The target bone; `nil` when the id names no node (the constraint is then skipped).
             var target: Int?
+            /// ``IKConstraint/weight``.
             var weight: Double
+            /// ``IKConstraint/bendPositive``.
             var bendPositive: Bool
         }
 
