@@ -28,7 +28,13 @@ public enum Easing: Sendable, Hashable {
     case flumpQuadratic(ease: Double)
 
     /// Whether the segment interpolates (everything but ``hold``).
-    public var interpolates: Bool { self != .hold }
+    ///
+    /// Inlinable (a case test, not the synthesized `==`) because the engine asks it of every segment it samples.
+    @inlinable
+    public var interpolates: Bool {
+        if case .hold = self { return false }
+        return true
+    }
 }
 
 extension Easing: JSONRepresentable {

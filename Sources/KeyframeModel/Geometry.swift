@@ -121,8 +121,12 @@ public struct TransformComponents: Sendable, Hashable {
     public var matrix: Matrix2D {
         let r = rotation.radians
         let rk = r + skew.radians
-        let a = cos(r) * scale.x, b = sin(r) * scale.x
-        let c = -sin(rk) * scale.y, d = cos(rk) * scale.y
+        // cos(±0) = 1 and sin(±0) = ±0 exactly (C Annex F), so nodes without rotation or skew — most of them, and
+        // sampled at every frame — skip the calls with the same result.
+        let (cosR, sinR) = r == 0 ? (1.0, r) : (cos(r), sin(r))
+        let (cosRK, sinRK) = rk == 0 ? (1.0, rk) : (cos(rk), sin(rk))
+        let a = cosR * scale.x, b = sinR * scale.x
+        let c = -sinRK * scale.y, d = cosRK * scale.y
         return Matrix2D(
             a: a, b: b, c: c, d: d,
             tx: position.x - (a * pivot.x + c * pivot.y), ty: position.y - (b * pivot.x + d * pivot.y))

@@ -16,7 +16,6 @@ public struct PoseSampler: Sendable {
 
     public let document: Document
     private let compositions: [String: Composition]
-    private let indices: [String: [String: Int]]
     /// Each composition's node hierarchy, worked out once (it does not change with time).
     private let structures: [String: Structure]
     private let sprites: [String: Sprite]
@@ -29,11 +28,10 @@ public struct PoseSampler: Sendable {
         for composition in document.compositions {
             compositions[composition.id] = composition
             var map: [String: Int] = [:]
-            for (index, node) in composition.nodes.enumerated() { map[node.id] = index }
+            for index in composition.nodes.indices { map[composition.nodes[index].id] = index }
             indices[composition.id] = map
         }
         self.compositions = compositions
-        self.indices = indices
         var structures: [String: Structure] = [:]
         for (id, composition) in compositions { structures[id] = Structure(composition, indices: indices[id] ?? [:]) }
         self.structures = structures
@@ -96,9 +94,7 @@ public struct PoseSampler: Sendable {
         guard let composition = compositions[id], let structure = structures[id] else { return [] }
         let count = composition.nodes.count
         var states: [NodeFrame?] = Array(repeating: nil, count: count)
-        let skeleton = SkeletonSolver.isNeeded(for: composition)
-            ? SkeletonSolver.solve(composition, indices: indices[id] ?? [:], boneParents: structure.boneParents, at: frame)
-            : nil
+        let skeleton = structure.skeleton.map { SkeletonSolver.solve(composition, plan: $0, at: frame) }
         var result = [Pose.NodeValues?](repeating: nil, count: count)
         for index in 0..<count where !structure.underMask[index] {
             guard let state = resolve(index, in: composition, structure, at: frame,
@@ -148,20 +144,25 @@ public struct PoseSampler: Sendable {
         /// The index of the mask that limits the node (its own `maskedBy`, else its nearest ancestor's), when that
         /// names a node.
         let maskNode: [Int?]
-        /// ``SkeletonSolver/boneParents(of:indices:)`` when the composition needs the solver, else empty.
-        let boneParents: [Int?]
+        /// What the skeleton solver needs, when the composition needs it (``SkeletonSolver/isNeeded(for:)``).
+        let skeleton: SkeletonSolver.Plan?
+        /// The indices of the nodes of kind `bone` (whose world transforms weighted meshes read), in node order.
+        let boneNodes: [Int]
+        /// Whether any node has a draw-order track.
+        let hasDrawOrder: Bool
 
         static let missingParent = -1
 
         init(_ composition: Composition, indices: [String: Int]) {
             let nodes = composition.nodes
-            boneParents = SkeletonSolver.isNeeded(for: composition)
-                ? SkeletonSolver.boneParents(of: composition, indices: indices) : []
+            skeleton = SkeletonSolver.isNeeded(for: composition) ? SkeletonSolver.Plan(composition, indices: indices) : nil
+            boneNodes = nodes.indices.filter { nodes[$0].kind == .bone }
+            hasDrawOrder = nodes.contains { $0.tracks.drawOrder != nil }
             parents = nodes.map { node in node.parent.map { indices[$0] ?? Structure.missingParent } }
             var ancestors: [[Int]] = []
-            for node in nodes {
+            for index in nodes.indices {
                 var result: [Int] = []
-                var current = node.parent
+                var current = nodes[index].parent
                 while let id = current, let parentIndex = indices[id], result.count < nodes.count {
                     result.append(parentIndex)
                     current = nodes[parentIndex].parent
@@ -182,7 +183,6 @@ public struct PoseSampler: Sendable {
         var color: ColorTransform
         var blend: BlendMode
         var visible: Bool
-        var masks: [Int]
     }
 
     // MARK: Evaluation
@@ -198,25 +198,21 @@ public struct PoseSampler: Sendable {
         var states: [NodeFrame?] = Array(repeating: nil, count: nodes.count)
         var maskIndex: [Int: Int] = [:]  // node index of a mask → index in pose.masks
         // Skeletons: bones placed by their inheritance flags and IK, and bone world transforms for weighted meshes.
-        let skeleton = SkeletonSolver.isNeeded(for: composition)
-            ? SkeletonSolver.solve(composition, indices: indices[compositionID] ?? [:], boneParents: structure.boneParents,
-                                   at: frame)
-            : nil
+        let skeleton = structure.skeleton.map { SkeletonSolver.solve(composition, plan: $0, at: frame) }
         var bones: [String: Matrix2D] = [:]
         if !meshes.isEmpty {
-            for (index, node) in nodes.enumerated() where node.kind == .bone {
-                bones[node.id] = resolve(index, in: composition, structure, at: frame,
+            for index in structure.boneNodes {
+                bones[nodes[index].id] = resolve(index, in: composition, structure, at: frame,
                                          parentDefault: (transform, color, blend), states: &states,
                                          skeleton: skeleton)?.transform
             }
         }
 
-        for nodeIndex in drawOrder(of: composition, at: frame) {
+        for nodeIndex in drawOrder(of: composition, structure, at: frame) {
             guard let state = resolve(nodeIndex, in: composition, structure, at: frame,
                                       parentDefault: (transform, color, blend), states: &states, skeleton: skeleton)
             else { continue }
             if structure.underMask[nodeIndex] { continue }
-            let node = nodes[nodeIndex]
             var itemMasks = masks
             if let maskNode = structure.maskNode[nodeIndex] {
                 if let existing = maskIndex[maskNode] {
@@ -233,18 +229,21 @@ public struct PoseSampler: Sendable {
                 }
             }
             guard state.visible else { continue }
-            emitContent(of: node, state: state, masks: itemMasks, composition: composition, frame: frame,
+            emitContent(of: nodeIndex, state: state, masks: itemMasks, composition: composition, frame: frame,
                         local: local, elapsed: elapsed, playhead: playhead, linear: linear, path: path, depth: depth, into: &pose,
                         context: &context, bones: bones)
         }
     }
 
-    private func emitContent(of node: Node, state: NodeFrame, masks: [Int], composition: Composition, frame: Frames,
+    /// Emits what node `index` shows (its content) in the state resolved for it.
+    private func emitContent(of index: Int, state: NodeFrame, masks: [Int], composition: Composition, frame: Frames,
                              local: Double, elapsed: Double, playhead: Playhead, linear: Bool, path: String, depth: Int,
                              into pose: inout Pose, context: inout Context, bones: [String: Matrix2D] = [:]) {
-        guard let held = node.tracks.content?.heldKeyframe(at: frame) else {
+        // The node is read through the array (not `let node = …`), which would copy it.
+        let nodes = composition.nodes
+        guard let held = nodes[index].tracks.content?.heldKeyframe(at: frame) else {
             if context.collectNodes {
-                pose.nodes.append(Pose.NodeState(path: "\(path)/\(node.id)", transform: state.transform,
+                pose.nodes.append(Pose.NodeState(path: "\(path)/\(nodes[index].id)", transform: state.transform,
                                                  color: state.color, visible: state.visible, content: .none))
             }
             return
@@ -258,13 +257,13 @@ public struct PoseSampler: Sendable {
             let placed = state.transform.concatenating(
                 Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: sprite.origin.x, ty: sprite.origin.y))
             pose.items.append(Pose.Item(sprite: id, transform: placed, color: state.color, blendMode: state.blend,
-                                        masks: masks, path: "\(path)/\(node.id)"))
+                                        masks: masks, path: "\(path)/\(nodes[index].id)"))
         case .mesh(let id):
             guard let mesh = meshes[id], sprites[mesh.sprite] != nil else { break }
             let positions = MeshPlacement.positions(mesh, node: state.transform, bones: bones,
-                                                    deform: node.tracks.deform?.value(at: frame))
+                                                    deform: nodes[index].tracks.deform?.value(at: frame))
             pose.items.append(Pose.Item(sprite: mesh.sprite, transform: state.transform, color: state.color,
-                                        blendMode: state.blend, masks: masks, path: "\(path)/\(node.id)",
+                                        blendMode: state.blend, masks: masks, path: "\(path)/\(nodes[index].id)",
                                         mesh: Pose.Mesh(positions: positions, uvs: mesh.uvs, triangles: mesh.triangles)))
         case .composition(let instance):
             guard let child = compositions[instance.composition] else { break }
@@ -277,10 +276,10 @@ public struct PoseSampler: Sendable {
             emit(compositionID: child.id, local: nested.local, elapsed: nested.elapsed, playhead: childPlayhead,
                  linear: nested.linear,
                  transform: state.transform, color: state.color, blend: state.blend, masks: masks,
-                 path: "\(path)/\(node.id)>\(child.id)", depth: depth + 1, into: &pose, context: &context)
+                 path: "\(path)/\(nodes[index].id)>\(child.id)", depth: depth + 1, into: &pose, context: &context)
         }
         if context.collectNodes {
-            pose.nodes.append(Pose.NodeState(path: "\(path)/\(node.id)", transform: state.transform, color: state.color,
+            pose.nodes.append(Pose.NodeState(path: "\(path)/\(nodes[index].id)", transform: state.transform, color: state.color,
                                              visible: state.visible, content: held.keyframe.value, childFrame: childFrame))
         }
     }
@@ -313,39 +312,51 @@ public struct PoseSampler: Sendable {
                          skeleton: [Matrix2D?]? = nil) -> NodeFrame? {
         if let known = states[index] { return known }
         var parentState = NodeFrame(transform: parentDefault.0, color: parentDefault.1, blend: parentDefault.2,
-                                    visible: true, masks: [])
+                                    visible: true)
         if let parentIndex = structure.parents[index] {
-            guard parentIndex != Structure.missingParent,
-                let resolved = resolve(parentIndex, in: composition, structure, at: frame, parentDefault: parentDefault,
-                                       states: &states, skeleton: skeleton)
-            else { return nil }
-            parentState = resolved
+            guard parentIndex != Structure.missingParent else { return nil }
+            if let known = states[parentIndex] {
+                // Parents usually come before their children and are resolved already: no call needed.
+                parentState = known
+            } else {
+                guard let resolved = resolve(parentIndex, in: composition, structure, at: frame,
+                                             parentDefault: parentDefault, states: &states, skeleton: skeleton)
+                else { return nil }
+                parentState = resolved
+            }
         }
-        let tracks = composition.nodes[index].tracks
-        let components = TransformComponents(
-            position: tracks.position?.value(at: frame) ?? .zero, scale: tracks.scale?.value(at: frame) ?? .one,
-            rotation: tracks.rotation?.value(at: frame) ?? Degrees(0), skew: tracks.skew?.value(at: frame) ?? Degrees(0),
-            pivot: tracks.pivot?.heldValue(at: frame) ?? .zero)
-        var color = tracks.color?.value(at: frame) ?? .identity
-        if let opacity = tracks.opacity?.value(at: frame) {
+        // Tracks are read through the array (not `let tracks = …`), which would copy the node's tracks.
+        let nodes = composition.nodes
+        let transform: Matrix2D
+        if let solved = skeleton?[index] {
+            // A bone placed by the skeleton solver: its transform is relative to the composition, not to its parent.
+            transform = parentDefault.0.concatenating(solved)
+        } else {
+            let components = TransformComponents(
+                position: nodes[index].tracks.position?.value(at: frame) ?? .zero,
+                scale: nodes[index].tracks.scale?.value(at: frame) ?? .one,
+                rotation: nodes[index].tracks.rotation?.value(at: frame) ?? Degrees(0),
+                skew: nodes[index].tracks.skew?.value(at: frame) ?? Degrees(0),
+                pivot: nodes[index].tracks.pivot?.heldValue(at: frame) ?? .zero)
+            transform = parentState.transform.concatenating(components.matrix)
+        }
+        var color = nodes[index].tracks.color?.value(at: frame) ?? .identity
+        if let opacity = nodes[index].tracks.opacity?.value(at: frame) {
             color = ColorTransform(alphaMultiplier: opacity).concatenating(color)
         }
         var blend = parentState.blend
-        if let own = tracks.blendMode?.heldValue(at: frame), own != .normal { blend = own }
-        // A bone placed by the skeleton solver: its transform is relative to the composition, not to its parent.
-        let ownTransform = skeleton?[index].map { parentDefault.0.concatenating($0) }
+        if let own = nodes[index].tracks.blendMode?.heldValue(at: frame), own != .normal { blend = own }
         let state = NodeFrame(
-            transform: ownTransform ?? parentState.transform.concatenating(components.matrix),
-            color: parentState.color.concatenating(color), blend: blend,
-            visible: parentState.visible && (tracks.visible?.heldValue(at: frame) ?? true), masks: [])
+            transform: transform, color: parentState.color.concatenating(color), blend: blend,
+            visible: parentState.visible && (nodes[index].tracks.visible?.heldValue(at: frame) ?? true))
         states[index] = state
         return state
     }
 
     /// Node indices in draw order: list order, or sorted by the draw-order track where nodes have one.
-    private func drawOrder(of composition: Composition, at frame: Frames) -> [Int] {
+    private func drawOrder(of composition: Composition, _ structure: Structure, at frame: Frames) -> [Int] {
         let nodes = composition.nodes
-        guard nodes.contains(where: { $0.tracks.drawOrder != nil }) else { return Array(nodes.indices) }
+        guard structure.hasDrawOrder else { return Array(nodes.indices) }
         return nodes.indices.sorted { a, b in
             let ka = nodes[a].tracks.drawOrder?.heldValue(at: frame) ?? a
             let kb = nodes[b].tracks.drawOrder?.heldValue(at: frame) ?? b
@@ -364,7 +375,7 @@ public struct PoseSampler: Sendable {
             guard let state = resolve(index, in: composition, structure, at: frame, parentDefault: parent, states: &states),
                 state.visible
             else { continue }
-            emitContent(of: composition.nodes[index], state: state, masks: [], composition: composition, frame: frame,
+            emitContent(of: index, state: state, masks: [], composition: composition, frame: frame,
                         local: local, elapsed: elapsed, playhead: playhead, linear: linear, path: path, depth: depth, into: &pose,
                         context: &quiet)
         }

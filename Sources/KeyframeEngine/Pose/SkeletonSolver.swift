@@ -14,16 +14,59 @@ struct SkeletonSolver {
         !composition.ik.isEmpty || composition.nodes.contains { !($0.bone?.inheritsEverything ?? true) }
     }
 
-    private let composition: Composition
-    private let indices: [String: Int]
-    private let boneParents: [Int?]
+    /// What solving a composition needs that does not change with time, worked out once per composition so that
+    /// solving a frame reads no node ids and copies no nodes.
+    struct Plan: Sendable {
+        /// An IK constraint with its node ids resolved to indices.
+        struct Constraint: Sendable {
+            /// The constrained bone.
+            var bone: Int
+            /// The target bone; `nil` when the id names no node (the constraint is then skipped).
+            var target: Int?
+            /// ``IKConstraint/weight``.
+            var weight: Double
+            /// ``IKConstraint/bendPositive``.
+            var bendPositive: Bool
+        }
+
+        /// ``SkeletonSolver/boneParents(of:indices:)``.
+        let boneParents: [Int?]
+        /// The bone nodes (kind `bone`, or with inheritance flags) in node order: the order they are placed in.
+        let bones: [Int]
+        /// Each node's inheritance flags (the defaults for a node without).
+        let flags: [BoneInheritance]
+        /// The constraints run when each node is placed (by node index), in the composition's order: a one-bone
+        /// constraint is rooted at its bone, a chain at the bone's parent.
+        let constraintsByRoot: [[Constraint]]
+
+        init(_ composition: Composition, indices: [String: Int]) {
+            let nodes = composition.nodes
+            boneParents = SkeletonSolver.boneParents(of: composition, indices: indices)
+            bones = nodes.indices.filter { nodes[$0].kind == .bone || nodes[$0].bone != nil }
+            flags = nodes.map { $0.bone ?? BoneInheritance() }
+            var constraintsByRoot = [[Constraint]](repeating: [], count: nodes.count)
+            for constraint in composition.ik {
+                guard let bone = indices[constraint.bone] else { continue }
+                var root = bone
+                if constraint.chain > 0, let parent = nodes[bone].parent, let parentIndex = indices[parent] {
+                    root = parentIndex
+                }
+                constraintsByRoot[root].append(Constraint(bone: bone, target: indices[constraint.target],
+                                                          weight: constraint.weight,
+                                                          bendPositive: constraint.bendPositive))
+            }
+            self.constraintsByRoot = constraintsByRoot
+        }
+    }
+
+    private let nodes: [Node]
+    private let plan: Plan
     private let frame: Frames
     private var globals: [BoneTransform?]
     private var matrices: [Matrix2D?]
-    private var constraintsByRoot: [Int: [IKConstraint]] = [:]
 
     /// Each node's parent index when the parent is a bone (what the solver places a bone relative to), else `nil`.
-    /// It does not change with time: callers that solve many frames work it out once.
+    /// It does not change with time: callers that solve many frames work it out once (in a ``Plan``).
     static func boneParents(of composition: Composition, indices: [String: Int]) -> [Int?] {
         let nodes = composition.nodes
         func isBone(_ index: Int) -> Bool { nodes[index].kind == .bone || nodes[index].bone != nil }
@@ -34,47 +77,35 @@ struct SkeletonSolver {
     }
 
     /// World transforms (composition space) of every bone node, by node index (`nil` for other nodes).
-    /// `boneParents`: ``boneParents(of:indices:)`` of the composition, worked out here when not given.
-    static func solve(_ composition: Composition, indices: [String: Int], boneParents: [Int?]? = nil,
-                      at frame: Frames) -> [Matrix2D?] {
-        var solver = SkeletonSolver(composition: composition, indices: indices,
-                                    boneParents: boneParents ?? Self.boneParents(of: composition, indices: indices),
-                                    frame: frame)
-        for constraint in composition.ik {
-            guard let bone = indices[constraint.bone] else { continue }
-            var root = bone
-            if constraint.chain > 0, let parent = composition.nodes[bone].parent, let parentIndex = indices[parent] {
-                root = parentIndex
-            }
-            solver.constraintsByRoot[root, default: []].append(constraint)
-        }
-        for (index, node) in composition.nodes.enumerated() where node.kind == .bone || node.bone != nil {
+    /// `plan`: the composition's ``Plan``.
+    static func solve(_ composition: Composition, plan: Plan, at frame: Frames) -> [Matrix2D?] {
+        var solver = SkeletonSolver(nodes: composition.nodes, plan: plan, frame: frame)
+        for index in plan.bones {
             solver.place(index, depth: 0)
         }
         return solver.matrices
     }
 
-    private init(composition: Composition, indices: [String: Int], boneParents: [Int?], frame: Frames) {
-        self.composition = composition
-        self.indices = indices
-        self.boneParents = boneParents
+    private init(nodes: [Node], plan: Plan, frame: Frames) {
+        self.nodes = nodes
+        self.plan = plan
         self.frame = frame
-        globals = Array(repeating: nil, count: composition.nodes.count)
-        matrices = Array(repeating: nil, count: composition.nodes.count)
+        globals = Array(repeating: nil, count: nodes.count)
+        matrices = Array(repeating: nil, count: nodes.count)
     }
 
     private func parentIndex(of index: Int) -> Int? {
-        boneParents[index]
+        plan.boneParents[index]
     }
 
     /// The bone's local components from its tracks.
     private func local(_ index: Int) -> BoneTransform {
-        let tracks = composition.nodes[index].tracks
-        let position = tracks.position?.value(at: frame) ?? .zero
-        let scale = tracks.scale?.value(at: frame) ?? .one
+        // Read through the array (not `let tracks = …`), which would copy the node's tracks.
+        let position = nodes[index].tracks.position?.value(at: frame) ?? .zero
+        let scale = nodes[index].tracks.scale?.value(at: frame) ?? .one
         return BoneTransform(
-            x: position.x, y: position.y, rotation: (tracks.rotation?.value(at: frame) ?? Degrees(0)).radians,
-            skew: (tracks.skew?.value(at: frame) ?? Degrees(0)).radians, scaleX: scale.x, scaleY: scale.y)
+            x: position.x, y: position.y, rotation: (nodes[index].tracks.rotation?.value(at: frame) ?? Degrees(0)).radians,
+            skew: (nodes[index].tracks.skew?.value(at: frame) ?? Degrees(0)).radians, scaleX: scale.x, scaleY: scale.y)
     }
 
     /// Places bone `index` (its parent first), running IK constraints rooted at it.
@@ -82,8 +113,9 @@ struct SkeletonSolver {
         guard matrices[index] == nil, depth < 512 else { return }
         if let parent = parentIndex(of: index) { place(parent, depth: depth + 1) }
         computeOwn(index)
-        for constraint in constraintsByRoot[index] ?? [] {
-            guard let target = indices[constraint.target], let bone = indices[constraint.bone] else { continue }
+        for constraint in plan.constraintsByRoot[index] {
+            guard let target = constraint.target else { continue }
+            let bone = constraint.bone
             place(target, depth: depth + 1)
             if bone == index {
                 solveOneBone(index, target: target, weight: constraint.weight)
@@ -97,7 +129,7 @@ struct SkeletonSolver {
     /// The bone's own world transform from its parent's and its inheritance flags.
     private mutating func computeOwn(_ index: Int) {
         var global = local(index)
-        let flags = composition.nodes[index].bone ?? BoneInheritance()
+        let flags = plan.flags[index]
         guard let parent = parentIndex(of: index), let parentMatrix = matrices[parent],
             let parentGlobal = globals[parent]
         else {
@@ -146,12 +178,12 @@ struct SkeletonSolver {
     }
 
     /// Two-bone IK: bends the root and the bone so the bone's tip reaches the target.
-    private mutating func solveTwoBones(root: Int, bone: Int, target: Int, constraint: IKConstraint) {
+    private mutating func solveTwoBones(root: Int, bone: Int, target: Int, constraint: Plan.Constraint) {
         guard var parentGlobal = globals[root], var global = globals[bone], let matrix = matrices[bone],
             let ikGlobal = globals[target]
         else { return }
         let weight = constraint.weight
-        let boneLength = composition.nodes[bone].bone?.length ?? 0
+        let boneLength = plan.flags[bone].length
         let x = matrix.a * boneLength, y = matrix.b * boneLength
         let lLL = x * x + y * y
         let lL = lLL.squareRoot()

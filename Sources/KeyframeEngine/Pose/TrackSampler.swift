@@ -53,15 +53,20 @@ extension Track {
 
 extension Track where Value: Interpolatable {
     /// The value at `frame`, interpolated with each segment's easing.
+    ///
+    /// Inlinable so that callers outside the engine (the exporters key source tracks with it) get a copy
+    /// specialized for the value type instead of a generic call that looks up type metadata; keyframes are read in
+    /// place rather than copied out of the array.
+    @inlinable
     public func value(at frame: Frames) -> Value? {
-        guard let first = keyframes.first else { return nil }
-        guard let index = keyframeIndex(at: frame) else { return first.value }
-        let keyframe = keyframes[index]
-        guard index + 1 < keyframes.count, keyframe.easing.interpolates else { return keyframe.value }
-        let next = keyframes[index + 1]
-        let span = next.frame.value - keyframe.frame.value
-        guard span > 0 else { return keyframe.value }
-        let p = (frame.value - keyframe.frame.value) / span
-        return keyframe.value.interpolated(to: next.value, at: EasingEvaluator.progress(keyframe.easing, at: p))
+        guard !keyframes.isEmpty else { return nil }
+        guard let index = keyframeIndex(at: frame) else { return keyframes[0].value }
+        guard index + 1 < keyframes.count, keyframes[index].easing.interpolates else { return keyframes[index].value }
+        let start = keyframes[index].frame.value
+        let span = keyframes[index + 1].frame.value - start
+        guard span > 0 else { return keyframes[index].value }
+        let p = (frame.value - start) / span
+        return keyframes[index].value.interpolated(
+            to: keyframes[index + 1].value, at: EasingEvaluator.progress(keyframes[index].easing, at: p))
     }
 }
