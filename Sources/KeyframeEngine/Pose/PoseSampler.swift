@@ -16,6 +16,7 @@ public struct PoseSampler: Sendable {
 
     public let document: Document
     private let compositions: [String: Composition]
+    private let indices: [String: [String: Int]]
     /// Each composition's node hierarchy, worked out once (it does not change with time).
     private let structures: [String: Structure]
     private let sprites: [String: Sprite]
@@ -32,6 +33,7 @@ public struct PoseSampler: Sendable {
             indices[composition.id] = map
         }
         self.compositions = compositions
+        self.indices = indices
         var structures: [String: Structure] = [:]
         for (id, composition) in compositions { structures[id] = Structure(composition, indices: indices[id] ?? [:]) }
         self.structures = structures
