@@ -86,19 +86,11 @@ final class CoreAnimationExportTests: XCTestCase {
             }
         }
         XCTAssertGreaterThanOrEqual(paths.count, 11)
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "Scripts/validate-schema.py", "--schema", "docs/core-animation.schema.json",
-                             "--schema-only"] + paths
-        process.currentDirectoryURL = TestPaths.packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus == 3 || process.terminationStatus == 127 { throw XCTSkip("no python3 jsonschema") }
-        XCTAssertEqual(process.terminationStatus, 0, output)
+        let (status, output) = try CommandRun.run(
+            ["python3", "Scripts/validate-schema.py", "--schema", "docs/core-animation.schema.json", "--schema-only"]
+                + paths, in: TestPaths.packageRoot)
+        if status == 3 || status == 127 { throw XCTSkip("no python3 jsonschema") }
+        XCTAssertEqual(status, 0, output)
     }
 
     // MARK: Determinism and the two spellings

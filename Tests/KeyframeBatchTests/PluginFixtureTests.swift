@@ -13,17 +13,8 @@ final class PluginFixtureTests: XCTestCase {
     private let fixture = TestPaths.packageRoot.appendingPathComponent("Tests/Fixtures/PluginApp")
 
     private func swift(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["swift"] + arguments + ["--package-path", fixture.path,
-                                                     "--scratch-path", fixture.appendingPathComponent(".build").path]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        try CommandRun.run(["swift"] + arguments + ["--package-path", fixture.path,
+                                                    "--scratch-path", fixture.appendingPathComponent(".build").path])
     }
 
     /// The exports whose conversion ran in a build's output.

@@ -11,17 +11,9 @@ enum LottieSchemaValidator {
         guard FileManager.default.fileExists(atPath: schema.path) else {
             throw XCTSkip("\(schema.path) is missing; Lottie schema validation skipped")
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "Scripts/validate-lottie.py", "--schema", schema.path] + paths
-        process.currentDirectoryURL = TestPaths.packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        if process.terminationStatus == 3 { throw XCTSkip("python3 has no jsonschema; Lottie schema validation skipped") }
-        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
+        let result = try CommandRun.run(["python3", "Scripts/validate-lottie.py", "--schema", schema.path] + paths,
+                                        in: TestPaths.packageRoot)
+        if result.status == 3 { throw XCTSkip("python3 has no jsonschema; Lottie schema validation skipped") }
+        return result
     }
 }

@@ -22,26 +22,19 @@ public enum SchemaValidator {
             try Data(bytes).write(to: url)
             paths.append(url.path)
         }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "Scripts/validate-schema.py"] + paths
-        process.currentDirectoryURL = packageRoot
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        do { try process.run() } catch {
+        let status: Int32, output: String
+        do {
+            (status, output) = try CommandRun.run(["python3", "Scripts/validate-schema.py"] + paths, in: packageRoot)
+        } catch {
             throw XCTSkip("cannot run /usr/bin/env python3 (\(error)); schema validation skipped")
         }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        let output = String(decoding: data, as: UTF8.self)
-        switch process.terminationStatus {
+        switch status {
         case 3:
             throw XCTSkip("python3 has no `jsonschema` package (python3 -m pip install jsonschema); schema validation skipped")
         case 126, 127:
             throw XCTSkip("python3 is not installed; schema validation skipped: \(output)")
         default:
-            return Result(status: process.terminationStatus, output: output)
+            return Result(status: status, output: output)
         }
     }
 
