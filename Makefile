@@ -5,7 +5,7 @@ BUILD_FLAGS  ?= -c $(CONFIG)
 OUT          ?= out
 KEYFRAME      = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/keyframe
 
-.PHONY: all deps build samples test bench clean fuzz fuzz-smoke test-sanitized bench-lottie-race
+.PHONY: all deps build samples test check bench clean fuzz fuzz-smoke test-sanitized bench-lottie-race
 
 all: build
 
@@ -22,11 +22,23 @@ samples: build
 	@Scripts/ensure-deps.sh samples
 	@Scripts/run-samples.sh "$(KEYFRAME)" "$(OUT)"
 
-# Every test. Corpus conformance tests read ../shared and are skipped with a message when it is absent.
+# Every test, test classes in parallel processes (one per core; TEST_JOBS=N to choose), then the failures, the skipped
+# tests and the ten slowest. Corpus conformance tests read ../shared and are skipped with a message when it is absent.
+# TEST_FILTER=REGEX runs the tests whose Target.Class/test name matches.
+TEST_JOBS   ?=
+TEST_FILTER ?=
+TEST_ARGS    = $(if $(TEST_JOBS),--jobs $(TEST_JOBS)) $(if $(TEST_FILTER),--filter '$(TEST_FILTER)')
 test:
 	@Scripts/ensure-deps.sh test
 	$(SWIFT) build --build-tests
-	$(SWIFT) test --skip-build
+	@Scripts/run-tests.py $(TEST_ARGS)
+
+# The fast tier, to run after every edit: model, import, engine, raster, PNG and the CLI contract (no players,
+# browsers, build systems or corpus rendering). `make test` stays the full suite.
+check:
+	@Scripts/ensure-deps.sh test
+	$(SWIFT) build --build-tests
+	@Scripts/run-tests.py --tier check $(TEST_ARGS)
 
 # Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against a bare JSON parse,
 # the engine against plain interpolation, rendering against libpng encoding alone.
