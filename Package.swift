@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "Keyframe",
-    platforms: [.macOS(.v13)],
+    platforms: [.macOS(.v13), .iOS(.v16)],
     products: [
         .executable(name: "keyframe", targets: ["keyframe"]),
         .library(name: "KeyframeJSON", targets: ["KeyframeJSON"]),
@@ -19,12 +19,10 @@ let package = Package(
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
         .library(name: "KeyframeVerify", targets: ["KeyframeVerify"]),
         .library(name: "KeyframePreview", targets: ["KeyframePreview"]),
-        // Apple platforms only (an empty module elsewhere): loads Core Animation export files into CALayers.
+        // Loads Core Animation export files into CALayers (the CALayer part on Apple platforms only).
         .library(name: "KeyframeCoreAnimation", targets: ["KeyframeCoreAnimation"]),
         .library(name: "KeyframeBatch", targets: ["KeyframeBatch"]),
         .plugin(name: "KeyframeAssets", targets: ["KeyframeAssets"]),
-        // The fuzz surfaces, for the libFuzzer package in Fuzz/ (not part of the public API).
-        .library(name: "KeyframeFuzzHarness", targets: ["KeyframeFuzzHarness"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -44,8 +42,9 @@ let package = Package(
         .target(name: "KeyframeVerify",
                 dependencies: ["KeyframeJSON", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
         .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine"]),
-        // Compiled only where QuartzCore exists; CI (Linux) builds it as an empty module. No dependencies.
-        .target(name: "KeyframeCoreAnimation"),
+        // Loads Core Animation export files: LayerTreeDescription (what each layer and animation gets; compiled and
+        // tested everywhere) and KeyframeLayerTree (the CALayer copy; Apple platforms only). Foundation only.
+        .target(name: "KeyframeCoreAnimation", dependencies: ["KeyframeJSON"]),
         .target(name: "KeyframeBatch",
                 dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeRender", "KeyframeExport",
                                "KeyframeFiles", "KeyframeVerify", "KeyframePNG", "KeyframeRaster"]),
@@ -54,9 +53,15 @@ let package = Package(
             dependencies: [
                 "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
                 "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeVerify", "KeyframePreview",
-                "KeyframeBatch",
+                "KeyframeBatch", "KeyframeBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
+
+        // `keyframe bench` and the Lottie race (Benchmarks/): measurements with baselines taken in the same run. Not a
+        // product: the libraries ship only what they are for.
+        .target(name: "KeyframeBenchmarks",
+                dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
+                               "KeyframePNG", "KeyframeRender", "KeyframeFiles"]),
 
         // SwiftPM build-tool plugin: converts exports in a target's folder into bundled resources.
         .plugin(name: "KeyframeAssets", capability: .buildTool(), dependencies: ["keyframe"]),
@@ -101,7 +106,7 @@ let package = Package(
                                    "KeyframePNG", "KeyframeTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "CoreAnimationExportTests",
-                    dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeJSON",
+                    dependencies: ["KeyframeExport", "KeyframeCoreAnimation", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeJSON",
                                    "KeyframeRender", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "KeyframeCLITests",
@@ -109,6 +114,7 @@ let package = Package(
         .testTarget(name: "KeyframePreviewTests",
                     dependencies: ["KeyframePreview", "KeyframeEngine", "KeyframeImport", "KeyframeModel",
                                    "KeyframeTestSupport"]),
+        .testTarget(name: "KeyframeBenchmarksTests", dependencies: ["KeyframeBenchmarks"]),
         .testTarget(name: "KeyframeVerifyTests",
                     dependencies: ["KeyframeVerify", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"]),
         // rlottie (librlottie-dev) plays Keyframe's Lottie exports in tests; no shipping target links it.

@@ -3,8 +3,9 @@
 // Build (from the repository root): `make fuzz`; or by hand, one fuzzer:
 //   swift build --package-path Fuzz --scratch-path Fuzz/.build -c release \
 //     -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address --product fuzz-json
-// Each fuzzer calls one surface of KeyframeFuzzHarness (Tests/KeyframeFuzzHarness in the main package), which the
-// regression test KeyframeRobustnessTests replays committed inputs through.
+// Each fuzzer calls one surface of KeyframeFuzzHarness (Tests/KeyframeFuzzHarness in the main package, where
+// KeyframeRobustnessTests replays committed inputs through it; Sources/KeyframeFuzzHarness here is a symbolic link to
+// it, so the main package need not ship the harness as a product).
 import PackageDescription
 
 /// (surface, module): the fuzzer executable is `fuzz-<surface>`, its entry point `<module>_main`.
@@ -32,10 +33,14 @@ let package = Package(
     targets: [
         // libFuzzer's LLVMFuzzerRunDriver, declared for Swift.
         .target(name: "CFuzzDriver"),
+        // Every input surface as a function of bytes (the main package's Tests/KeyframeFuzzHarness, linked).
+        .target(name: "KeyframeFuzzHarness",
+                dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
+                               "KeyframePNG", "KeyframeRender"].map { .product(name: $0, package: "Keyframe") }),
     ] + fuzzers.map {
         .executableTarget(
             name: $0.module,
-            dependencies: ["CFuzzDriver", .product(name: "KeyframeFuzzHarness", package: "Keyframe")],
+            dependencies: ["CFuzzDriver", "KeyframeFuzzHarness"],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])])
     },
     swiftLanguageModes: [.v6]

@@ -24,7 +24,7 @@ public struct Rasterizer: Sendable {
     private var triangles: [MeshTriangle] = []
     /// Whether interior spans may use the sources' vector kernels; tests turn it off to compare with the
     /// pixel-by-pixel loop (the output is the same either way).
-    var usesBulkKernels = true
+    package var usesBulkKernels = true
 
     /// Coordinates beyond this magnitude (in device pixels) make a draw a no-op.
     public static let coordinateLimit: Double = 1e9

@@ -8,6 +8,6 @@ import Musl
 
 /// Sine and cosine without Foundation, from the platform C library.
 extension Double {
-    var sineValue: Double { sin(self) }
+    package var sineValue: Double { sin(self) }
     var cosineValue: Double { cos(self) }
 }

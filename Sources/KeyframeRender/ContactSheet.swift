@@ -96,7 +96,7 @@ public enum ContactSheet {
 
 extension String {
     /// The string with `pad` (zeros unless told) in front up to `length` characters.
-    func leftPadded(to length: Int, with pad: Character = "0") -> String {
+    package func leftPadded(to length: Int, with pad: Character = "0") -> String {
         count >= length ? self : String(repeating: pad, count: length - count) + self
     }
 }

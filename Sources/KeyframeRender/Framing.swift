@@ -76,22 +76,24 @@ public struct Framing: Sendable, Equatable {
 }
 
 /// A growing axis-aligned box of finite points.
-struct BoundingBox {
+package struct BoundingBox {
     private(set) var minX = Double.infinity, minY = Double.infinity
     private(set) var maxX = -Double.infinity, maxY = -Double.infinity
 
-    mutating func add(_ x: Double, _ y: Double) {
+    package init() {}
+
+    package mutating func add(_ x: Double, _ y: Double) {
         guard x.isFinite, y.isFinite else { return }
         minX = min(minX, x); minY = min(minY, y)
         maxX = max(maxX, x); maxY = max(maxY, y)
     }
 
-    mutating func add(_ rect: Rect) {
+    package mutating func add(_ rect: Rect) {
         add(rect.x, rect.y)
         add(rect.x + rect.width, rect.y + rect.height)
     }
 
-    var rect: Rect? {
+    package var rect: Rect? {
         guard minX <= maxX, minY <= maxY else { return nil }
         return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }

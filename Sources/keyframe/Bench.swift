@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyframeBenchmarks
 import KeyframeImport
 
 /// `keyframe bench`: performance measurements with a baseline taken in the same run.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyframeBenchmarks
 import KeyframeEngine
 
 /// `keyframe bench engine`: per-tick cost of advancing and sampling many animators, against plain interpolation.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyframeBenchmarks
 import KeyframeImport
 import KeyframePNG
 import KeyframeRaster

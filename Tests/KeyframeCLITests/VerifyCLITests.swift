@@ -145,7 +145,7 @@ final class VerifyCLITests: XCTestCase {
 /// Runs `keyframe` in a scratch folder, so that a verify run without `--artifacts` writes its default
 /// `keyframe-verify-artifacts/` there and never into the package.
 private func runInScratch(_ arguments: [String]) throws -> CLIRun {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyframe-verify-cwd")
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("keyframe-verify-cwd-\(ProcessInfo.processInfo.processIdentifier)")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     return try CLIRunner.run(arguments, directory: folder)
 }

@@ -1,3 +1,4 @@
+import KeyframeRender
 import Foundation
 import KeyframeFiles
 import KeyframeEngine

@@ -1,3 +1,4 @@
+import KeyframeEngine
 /// Measures the cost of advancing and sampling many animators per tick.
 ///
 /// The only place in the engine that reads a real clock (`ContinuousClock`), to time itself;

@@ -1,3 +1,4 @@
+import KeyframeRaster
 /// The synthetic sprite scene behind ``RasterBenchmark`` and KeyframePNG's benchmark.
 ///
 /// Like an Animate export, the atlas packs sprites at roughly the size they are drawn: regions of

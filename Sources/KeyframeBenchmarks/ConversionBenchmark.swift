@@ -1,4 +1,6 @@
 import Foundation
+import KeyframeImport
+import KeyframeJSON
 import KeyframeModel
 
 /// Measures conversion throughput against a bare JSON parse of the same bytes, in one run.

@@ -1,3 +1,4 @@
+import KeyframeRaster
 /// A self-contained rasterizer benchmark: a synthetic sprite scene and a bilinear fill-rate test.
 ///
 /// The scene imitates an Animate atlas export: an atlas of soft-edged sprites with partial alpha,

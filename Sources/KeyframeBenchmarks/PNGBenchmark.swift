@@ -1,3 +1,4 @@
+import KeyframePNG
 import KeyframeFiles
 import KeyframeRaster
 
