@@ -16,7 +16,8 @@ import PackagePlugin
 /// - SwiftPM stops at the first failing command, so with one command per export only one broken export would be
 ///   reported per build; one batch reports every broken export's error;
 /// - `keyframe batch` keeps a manifest of content hashes (in the plugin's work folder, `--state`), so a rerun
-///   converts only the exports whose files or options changed and removes the outputs of exports that are gone.
+///   converts only the exports whose files or options changed (or all of them when the tool itself was rebuilt,
+///   `--tool-digest`) and removes the outputs of exports that are gone.
 ///
 /// Errors and warnings are printed as `PATH:LINE:COLUMN: error: …` (`--diagnostics-format build`), which Xcode and
 /// editors link to the file. The export folders (and the configuration file) must be excluded from the target's
@@ -45,7 +46,7 @@ struct KeyframeAssets: BuildToolPlugin {
         let output = work.appendingPathComponent(Self.bundleFolder)
         var arguments = ["batch"] + exports.map(\.folder.path)
         arguments += ["-o", output.path, "--state", work.appendingPathComponent("state").path,
-                      "--player-folders", "--prune", "--diagnostics-format", "build"]
+                      "--player-folders", "--prune", "--tool-digest", "--diagnostics-format", "build"]
         var inputs = exports.flatMap(\.files)
         let configuration = folder.appendingPathComponent(Self.configurationFile)
         if FileManager.default.fileExists(atPath: configuration.path) {

@@ -59,10 +59,17 @@ public struct BatchOptions: Sendable {
     /// Write every player format as the folder `<name>.<kind>/` (one `<clip>.json` per clip), even for a single clip:
     /// a set of outputs known before the conversion, for build systems that declare outputs (the SwiftPM plugin).
     public var playerFolders = false
+    /// Also make each result's ``BatchExportResult/messages`` (errors and warnings in the build form, with positions
+    /// read from the files): what `--diagnostics-format build` prints. Not part of ``fingerprint``.
+    public var buildMessages = false
     /// Where the manifest, its journal, the stat cache and the lock live (`nil`: in OUT itself). A separate folder
     /// keeps OUT holding nothing but outputs, for a build that ships OUT as it is (the SwiftPM plugin bundles it).
     /// Not part of ``fingerprint``.
     public var stateFolder: URL?
+    /// The executable whose content hash is recorded in the manifest beside ``toolVersion`` (`--tool-digest`), so
+    /// that a rebuilt tool of the same version converts everything again: for builds that compile the tool from
+    /// source (the SwiftPM plugin). `nil`: the version alone. Not part of ``fingerprint``.
+    public var toolFile: String?
     /// The version of the tool, recorded in the manifest: a different version reconverts everything.
     public var toolVersion: String
 

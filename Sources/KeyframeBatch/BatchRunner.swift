@@ -92,9 +92,10 @@ public struct BatchRunner: Sendable {
         }
         let loaded = BatchManifest.loadWithJournal(folder: stateFolder)
         if let notice = loaded.notice { notices.append(notice) }
+        let statCache = BatchStatCache.load(folder: stateFolder)
+        let tool = toolIdentity(statCache: statCache, notices: &notices)
         let state = RunState(manifest: loaded.manifest, folder: folder, stateFolder: stateFolder,
-                             statCache: BatchStatCache.load(folder: stateFolder),
-                             dirty: loaded.notice != nil || loaded.journaled > 0)
+                             statCache: statCache, tool: tool, dirty: loaded.notice != nil || loaded.journaled > 0)
 
         // Largest first, so one big export does not start last and hold up the end.
         let order = exports.indices.sorted {
@@ -159,7 +160,9 @@ public struct BatchRunner: Sendable {
         func failure(_ message: String, _ messages: [BuildMessage]? = nil) -> BatchExportResult {
             var result = BatchExportResult(id: export.id, status: .failed, inputs: export.inputFiles,
                                            duration: elapsed(), error: "\(export.id): \(message)")
-            result.messages = located + (messages ?? [BuildMessage(.error, file: export.source.path, message: message)])
+            if options.buildMessages {
+                result.messages = located + (messages ?? [BuildMessage(.error, file: export.source.path, message: message)])
+            }
             return result
         }
 
@@ -168,7 +171,7 @@ public struct BatchRunner: Sendable {
         var inputs = InputSet(export: export, cache: state.statCache)
         let previous = state.entry(export.id)
         if !options.force, let previous, previous.options == options.fingerprint,
-            previous.tool == options.toolVersion, previous.inputs.count == export.inputFiles.count,
+            previous.tool == state.tool, previous.inputs.count == export.inputFiles.count,
             previous.outputs.allSatisfy({ FileManager.default.fileExists(atPath: state.folder + "/" + $0) })
         {
             var unchanged = true
@@ -193,11 +196,11 @@ public struct BatchRunner: Sendable {
             document = try Importer.importDocument(at: export.source, preloaded: preloaded,
                                                    options: ImportOptions(scaleFactor: options.scaleFactor))
         } catch {
-            return failure("\(error)", error.buildMessages(folder: folderPath, read: read))
+            return failure("\(error)", options.buildMessages ? error.buildMessages(folder: folderPath, read: read) : [])
         }
         var warnings = document.diagnostics.filter { $0.severity == .warning }.map(\.description)
-        located = document.diagnostics.filter { $0.severity == .warning }.map {
-            $0.buildMessage(folder: folderPath, read: read)
+        if options.buildMessages {
+            located = document.diagnostics.filter { $0.severity == .warning }.buildMessages(folder: folderPath, read: read)
         }
         var files: [(path: String, bytes: [UInt8])] = []
         for target in options.orderedTargets {
@@ -219,8 +222,8 @@ public struct BatchRunner: Sendable {
                 }
                 let exportWarnings = result.diagnostics.filter { $0.severity == .warning }
                 warnings += exportWarnings.map { "\(format.rawValue): \($0.description)" }
-                located += exportWarnings.map {
-                    $0.buildMessage(folder: folderPath, prefix: "\(format.rawValue): ", read: read)
+                if options.buildMessages {
+                    located += exportWarnings.buildMessages(folder: folderPath, prefix: "\(format.rawValue): ", read: read)
                 }
                 switch placeExported(result, format: format, export: export) {
                 case .success(let placed): files += placed
@@ -266,7 +269,7 @@ public struct BatchRunner: Sendable {
             _ = removeOutput(stale, folder: state.folder)
         }
         state.record(export.id, BatchManifest.Entry(inputs: hashes, options: options.fingerprint,
-                                                     tool: options.toolVersion, outputs: outputs, warnings: warnings))
+                                                     tool: state.tool, outputs: outputs, warnings: warnings))
         var result = BatchExportResult(id: export.id, status: .converted, inputs: export.inputFiles, outputs: outputs,
                                        duration: elapsed(), warnings: warnings)
         result.messages = located
@@ -305,6 +308,21 @@ public struct BatchRunner: Sendable {
             }
         }
         return .success(placed)
+    }
+
+    /// What the manifest records as the tool: its version, and with ``BatchOptions/toolFile`` the content hash of
+    /// the executable (from the stat cache when the file is unchanged, so a rerun does not read it again).
+    private func toolIdentity(statCache: BatchStatCache, notices: inout [String]) -> String {
+        guard let file = options.toolFile else { return options.toolVersion }
+        if let digest = statCache.digest(of: file) { return options.toolVersion + "+" + digest }
+        do {
+            let snapshot = try InputSnapshot.read(file)
+            statCache.record(file, snapshot)
+            return options.toolVersion + "+" + snapshot.digest
+        } catch {
+            notices.append("the tool \(file) cannot be read (\(error.reason)); every export is converted again")
+            return options.toolVersion + "+unreadable"
+        }
     }
 
     // MARK: - OUT
@@ -392,12 +410,17 @@ private final class RunState: @unchecked Sendable {
     /// Where the manifest and its journal live (OUT, or ``BatchOptions/stateFolder``).
     let stateFolder: String
 
-    init(manifest: BatchManifest, folder: String, stateFolder: String, statCache: BatchStatCache, dirty: Bool) {
+    /// The tool as the manifest records it (``BatchRunner/toolIdentity(statCache:notices:)``).
+    let tool: String
+
+    init(manifest: BatchManifest, folder: String, stateFolder: String, statCache: BatchStatCache, tool: String,
+         dirty: Bool) {
         self.manifest = manifest
         self.dirty = dirty
         self.folder = folder
         self.stateFolder = stateFolder
         self.statCache = statCache
+        self.tool = tool
         self.journal = BatchJournal(folder: stateFolder)
     }
 

@@ -65,7 +65,7 @@ extension Diagnostic {
         return buildMessage(folder: folder, severity: severity, prefix: prefix, positions: &positions)
     }
 
-    fileprivate func buildMessage(folder: String, severity: BuildMessage.Severity?, prefix: String = "",
+    func buildMessage(folder: String, severity: BuildMessage.Severity?, prefix: String = "",
                                   suffix: String = "", positions: inout SourcePositions) -> BuildMessage
     {
         let file = BuildMessage.path(self.file ?? "", in: folder)
@@ -75,6 +75,17 @@ extension Diagnostic {
         if count > 1 { text += " ×\(count)" }
         return BuildMessage(severity ?? (self.severity == .warning ? .warning : .note), file: file,
                             line: place?.line, column: place?.column, message: text + suffix)
+    }
+}
+
+extension Array where Element == Diagnostic {
+    /// The diagnostics as build messages (``Diagnostic/buildMessage(folder:severity:prefix:read:)``), each file read
+    /// at most once for all of them.
+    public func buildMessages(folder: String, severity: BuildMessage.Severity? = nil, prefix: String = "",
+                              read: @escaping (String) -> [UInt8]? = BuildMessage.readRegularFile) -> [BuildMessage]
+    {
+        var positions = SourcePositions(read: read)
+        return map { $0.buildMessage(folder: folder, severity: severity, prefix: prefix, positions: &positions) }
     }
 }
 

@@ -59,6 +59,9 @@ struct Batch: ParsableCommand {
                                valueName: "DIR"))
     var state: String?
 
+    @Flag(help: "Record the content hash of this keyframe executable with its version, so that a rebuilt keyframe converts everything again (for builds that compile keyframe from source, such as the SwiftPM plugin).")
+    var toolDigest = false
+
     @Option(help: "Exports converted at the same time (default: all cores). Output is identical for any value.")
     var jobs: Int?
 
@@ -116,6 +119,11 @@ struct Batch: ParsableCommand {
         if let exportPNG { options.pictures = exportPNG }
         if let profile { options.lottieProfile = profile }
         options.stateFolder = state.map { URL(fileURLWithPath: $0) }
+        options.buildMessages = diagnostics.format == .build
+        if toolDigest {
+            guard let executable = Bundle.main.executablePath else { throw fail("--tool-digest: cannot tell where this executable is") }
+            options.toolFile = URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+        }
         options.failFast = failFast
         options.prune = prune
         options.force = force

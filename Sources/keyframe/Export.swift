@@ -106,13 +106,11 @@ struct Export: ParsableCommand {
             }
             throw fail("\(input): \(error)")
         }
-        for diagnostic in result.diagnostics where diagnostic.severity == .warning {
-            if diagnostics.format == .build {
-                try DiagnosticsOption.print([diagnostic.buildMessage(folder: loaded.displayFolder,
-                                                                     prefix: "\(to.rawValue): ")])
-            } else {
-                try Output.warn("\(diagnostic)")
-            }
+        let warnings = result.diagnostics.filter { $0.severity == .warning }
+        if diagnostics.format == .build {
+            try DiagnosticsOption.print(warnings.buildMessages(folder: loaded.displayFolder, prefix: "\(to.rawValue): "))
+        } else {
+            for diagnostic in warnings { try Output.warn("\(diagnostic)") }
         }
         let files = try plan(result)
         for (path, bytes) in files {

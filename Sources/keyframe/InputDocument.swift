@@ -77,9 +77,8 @@ struct InputDocument {
     /// `PATH:LINE:COLUMN: warning: …`), their files named with the export's path as the user gave it.
     func printWarnings() throws(ExitCode) {
         if diagnostics == .build {
-            try DiagnosticsOption.print(document.diagnostics.filter { $0.severity == .warning }.map {
-                $0.buildMessage(folder: displayFolder)
-            })
+            try DiagnosticsOption.print(document.diagnostics.filter { $0.severity == .warning }
+                .buildMessages(folder: displayFolder))
             return
         }
         for var diagnostic in document.diagnostics where diagnostic.severity == .warning {

@@ -122,6 +122,38 @@ final class BatchBuildFormTests: XCTestCase {
         XCTAssertFalse(BatchFixtures.snapshot(out).keys.contains { $0.contains("hopbot") })
     }
 
+    func testToolDigestReconvertsWhenTheToolIsRebuiltWithTheSameVersion() throws {
+        try copy("flump-hopbot", to: "assets/hopbot")
+        let tool = work.appendingPathComponent("bin/keyframe")
+        try FileManager.default.createDirectory(at: tool.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: BatchCLI.binary, to: tool)
+        func batch(_ extra: [String], out: String = "out") throws -> String {
+            let process = Process()
+            process.executableURL = tool
+            process.arguments = ["batch", "assets", "-o", out] + extra
+            process.currentDirectoryURL = work
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, output)
+            return output
+        }
+        XCTAssert(try batch(["--tool-digest"]).hasPrefix("keyframe batch: 1 exports: 1 converted"))
+        XCTAssert(try batch(["--tool-digest"]).hasPrefix("keyframe batch: 1 exports: 0 converted, 1 up to date"))
+        XCTAssert(try batch([], out: "plain").hasPrefix("keyframe batch: 1 exports: 1 converted"))
+        // "Rebuilt": other bytes, the same version. Trailing bytes leave the executable runnable.
+        let handle = try FileHandle(forWritingTo: tool)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("rebuilt".utf8))
+        try handle.close()
+        XCTAssert(try batch(["--tool-digest"]).hasPrefix("keyframe batch: 1 exports: 1 converted"))
+        XCTAssert(try batch(["--tool-digest"]).hasPrefix("keyframe batch: 1 exports: 0 converted, 1 up to date"))
+        // Without it the version alone is compared: the rebuilt tool trusts the earlier outputs.
+        XCTAssert(try batch([], out: "plain").hasPrefix("keyframe batch: 1 exports: 0 converted, 1 up to date"))
+    }
+
     func testThePreviewSheetIsTheBatchPreview() throws {
         for name in ["animate-walker", "dragonbones-waver"] {
             try copy(name, to: "assets/\(name)")
