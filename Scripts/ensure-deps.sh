@@ -46,6 +46,8 @@ test_packages=(
 test_pip_packages=(
   # The ThorVG conformance test plays Lottie exports with ThorVG (Scripts/thorvg-render.py).
   "thorvg-python thorvg_python"
+  # The Bazel rule's remote-cache test runs a BuildGrid server (`bgd`, a Remote Execution API cache) on 127.0.0.1.
+  "buildgrid buildgrid"
 )
 
 case "$mode" in

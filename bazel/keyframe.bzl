@@ -1,4 +1,4 @@
-"""Bazel rule for Keyframe: one hermetic action per animation export.
+"""Bazel rule for Keyframe: one hermetic action per export and output kind.
 
 keyframe_convert(
     name = "walker",
@@ -7,11 +7,14 @@ keyframe_convert(
 )
 
 produces `walker.json` (normalized keyframe JSON) next to the BUILD file. With
-`formats = ["normalized", "lottie", "core-animation"]` it also produces the folders `walker.lottie/` and `walker.ca/`
-(Bazel tree artifacts) holding one file per clip, `<clip>.json`, exactly as `keyframe export --to FORMAT -o DIR/`
-writes them; a folder because the clips are only known once the export is read. Each format is its own action. Every
-action reads only the declared files, passes only execroot-relative paths, needs no environment and no network, and
-writes the same bytes on every machine, so a remote cache or remote executor can share it.
+`formats = ["normalized", "lottie", "core-animation"]` it also produces Lottie and Core Animation files, exactly as
+`keyframe export --to FORMAT -o DIR/` writes them: with `clips = ["walk", "wave"]` the Lottie files are declared one
+per clip (`walker.lottie/walk.json`, labels other targets can depend on); without, and always for Core Animation
+(whose pictures are only known once the export is read), a folder (a tree artifact). `preview = True` adds
+`walker.preview.png`, the contact sheet `keyframe batch --render-previews` makes. Each output kind is its own
+action; every action reads only the declared files, passes only execroot-relative paths, needs no environment and
+no network, prints problems as `PATH:LINE:COLUMN: error: ...` and writes the same bytes on every machine, so a
+remote cache or remote executor can share it.
 """
 
 # Player formats: the `keyframe export --to` value, its folder suffix and the action mnemonic.
@@ -20,6 +23,46 @@ _PLAYER_FORMATS = {
     "core-animation": (".ca", "KeyframeExportCoreAnimation"),
 }
 
+# Characters a clip name may have to be declared as a file; the exporters write `/`, `:` and `\` as `_`.
+_CLIP_NAME_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.+@#()[]{},;'!~=&%$/:\\"
+
+def _clip_file(clip):
+    """The file name the exporters give a clip: `<clip>.json`, with `/`, `:` and `\\` as `_`."""
+    for character in clip.elems():
+        if character not in _CLIP_NAME_CHARACTERS:
+            fail("clips: \"%s\" has characters whose file name is only known once exported; leave clips out to get the folder" % clip)
+    stem = clip.replace("/", "_").replace(":", "_").replace("\\", "_")
+    if stem in ["", ".", ".."]:
+        stem = "clip"
+    return stem + ".json"
+
+def _outputs(name, formats, clips):
+    """Declares one Lottie file per listed clip, so each is a label (`:walker.lottie/walk.json`)."""
+    if "lottie" not in formats:
+        return {}
+    outputs = {}
+    seen = {}
+    for index, clip in enumerate(clips):
+        file = _clip_file(clip)
+        if file in seen:
+            fail("clips: \"%s\" and \"%s\" are both written as %s" % (seen[file], clip, file))
+        seen[file] = clip
+        outputs["lottie_clip_%d" % index] = "%s.lottie/%s" % (name, file)
+    return outputs
+
+def _run(ctx, inputs, arguments, outputs, mnemonic, message):
+    ctx.actions.run(
+        executable = ctx.executable.keyframe,
+        arguments = [arguments],
+        inputs = inputs,
+        outputs = outputs,
+        mnemonic = mnemonic,
+        progress_message = message,
+        # Nothing from the host: the same action key, and the same bytes, everywhere.
+        use_default_shell_env = False,
+    )
+    return outputs
+
 def _keyframe_convert_impl(ctx):
     main = ctx.file.main
     inputs = depset([main] + ctx.files.srcs)
@@ -27,6 +70,7 @@ def _keyframe_convert_impl(ctx):
     for format in ctx.attr.formats:
         if format != "normalized" and format not in _PLAYER_FORMATS:
             fail("formats: unknown format \"%s\" (known: normalized, %s)" % (format, ", ".join(sorted(_PLAYER_FORMATS.keys()))))
+
     if "normalized" in ctx.attr.formats:
         out = ctx.actions.declare_file(ctx.attr.out if ctx.attr.out else ctx.label.name + ".json")
         args = ctx.actions.args()
@@ -37,49 +81,58 @@ def _keyframe_convert_impl(ctx):
             args.add("--strict")
         if ctx.attr.clip:
             args.add("--clip", ctx.attr.clip)
-        ctx.actions.run(
-            executable = ctx.executable.keyframe,
-            arguments = [args],
-            inputs = inputs,
-            outputs = [out],
-            mnemonic = "KeyframeConvert",
-            progress_message = "Keyframe: converting %s" % main.dirname,
-            # Nothing from the host: the same action key, and the same bytes, everywhere.
-            use_default_shell_env = False,
-        )
-        outputs.append(out)
+        args.add("--diagnostics-format", "build")
+        outputs += _run(ctx, inputs, args, [out], "KeyframeConvert", "Keyframe: converting %s" % main.dirname)
+
     for format in sorted(_PLAYER_FORMATS.keys()):
         if format not in ctx.attr.formats:
             continue
         suffix, mnemonic = _PLAYER_FORMATS[format]
-        folder = ctx.actions.declare_directory(ctx.label.name + suffix)
         args = ctx.actions.args()
         args.add("export")
         args.add(main.path)
         args.add("--to", format)
-        # A trailing slash: always a folder with <clip>.json, whatever the number of clips.
-        args.add("-o", folder.path + "/")
+        if format == "lottie" and ctx.attr.clips:
+            # One declared file per clip: only these clips are exported, into their folder.
+            outs = [getattr(ctx.outputs, "lottie_clip_%d" % index) for index in range(len(ctx.attr.clips))]
+            args.add("-o", outs[0].dirname + "/")
+            for clip in ctx.attr.clips:
+                args.add("--clip", clip)
+        else:
+            # A trailing slash: always a folder with <clip>.json, whatever the number of clips.
+            outs = [ctx.actions.declare_directory(ctx.label.name + suffix)]
+            args.add("-o", outs[0].path + "/")
+            if ctx.attr.clip:
+                args.add("--clip", ctx.attr.clip)
+        if format == "lottie" and ctx.attr.profile:
+            args.add("--profile", ctx.attr.profile)
+        if ctx.attr.png:
+            args.add("--png", ctx.attr.png)
+        if ctx.attr.pretty:
+            args.add("--pretty")
         if ctx.attr.strict:
             args.add("--strict")
-        if ctx.attr.clip:
-            args.add("--clip", ctx.attr.clip)
-        ctx.actions.run(
-            executable = ctx.executable.keyframe,
-            arguments = [args],
-            inputs = inputs,
-            outputs = [folder],
-            mnemonic = mnemonic,
-            progress_message = "Keyframe: exporting %s as %s" % (main.dirname, format),
-            use_default_shell_env = False,
-        )
-        outputs.append(folder)
+        args.add("--quiet")
+        args.add("--diagnostics-format", "build")
+        outputs += _run(ctx, inputs, args, outs, mnemonic, "Keyframe: exporting %s as %s" % (main.dirname, format))
+
+    if ctx.attr.preview:
+        sheet = ctx.actions.declare_file(ctx.label.name + ".preview.png")
+        args = ctx.actions.args()
+        args.add("render")
+        args.add(main.path)
+        args.add("--preview-sheet", sheet)
+        args.add("--quiet")
+        outputs += _run(ctx, inputs, args, [sheet], "KeyframePreview", "Keyframe: previewing %s" % main.dirname)
+
     if not outputs:
-        fail("formats: name at least one of normalized, lottie, core-animation")
+        fail("formats: name at least one of normalized, lottie, core-animation (or set preview)")
     return [DefaultInfo(files = depset(outputs))]
 
 keyframe_convert = rule(
     implementation = _keyframe_convert_impl,
-    doc = "Converts one Animate, DragonBones or Flump export into normalized keyframe JSON and, on request, Lottie and Core Animation files.",
+    doc = "Converts one Animate, DragonBones or Flump export into normalized keyframe JSON and, on request, Lottie and Core Animation files and a preview.",
+    outputs = _outputs,
     attrs = {
         "main": attr.label(
             doc = "The export's main file: Animation.json, *_ske.json / .dbbin, library.json / .xml, or a normalized JSON.",
@@ -95,6 +148,19 @@ keyframe_convert = rule(
             doc = "What to produce: normalized (<name>.json), lottie (<name>.lottie/<clip>.json), core-animation (<name>.ca/<clip>.json).",
             default = ["normalized"],
         ),
+        "clips": attr.string_list(
+            doc = "Lottie: export these clips, each declared as the file <name>.lottie/<clip>.json (without: every clip, as a folder).",
+        ),
+        "profile": attr.string(
+            doc = "Lottie: the players to target, portable (default) or full (keyframe export --profile).",
+            values = ["", "portable", "full"],
+        ),
+        "png": attr.string(
+            doc = "The PNG preset of the pictures Lottie and Core Animation files carry: compact (default) or fast (keyframe export --png).",
+            values = ["", "compact", "fast"],
+        ),
+        "pretty": attr.bool(doc = "Write the Lottie and Core Animation JSON indented (keyframe export --pretty).", default = False),
+        "preview": attr.bool(doc = "Also write <name>.preview.png, the contact sheet keyframe batch --render-previews makes.", default = False),
         "strict": attr.bool(doc = "Fail on any warning diagnostic.", default = False),
         "clip": attr.string(doc = "Keep only this clip."),
         "keyframe": attr.label(

@@ -2,57 +2,62 @@ import Foundation
 import PackagePlugin
 
 /// A SwiftPM build-tool plugin: converts the Animate, DragonBones and Flump exports kept in a target's folder into
-/// normalized keyframe JSON, Lottie and Core Animation files, bundled as the target's resources (`Bundle.module`).
+/// normalized keyframe JSON, Lottie and Core Animation files, bundled as the folder `Keyframe/` of the target's
+/// resources (`Bundle.module`).
 ///
-/// One build command per export, with every file of the export (and the configuration file) declared as an input
-/// and every output declared, so SwiftPM reruns only the exports whose files changed. The tool is the package's
-/// `keyframe` executable (`keyframe batch EXPORT -o DIR --player-folders`). Configuration: an optional
-/// `keyframe-assets.json` in the target folder, e.g.
-/// `{"to": ["normalized", "lottie", "core-animation"], "strict": true, "previews": false}`. Player formats are
-/// written as the folders `<name>.lottie/` and `<name>.ca/` (one `<clip>.json` per clip): the clips are only known
-/// once the export is read, a folder's name before.
+/// One build command per target runs `keyframe batch` over every export of the target, with every file of every
+/// export and the optional `keyframe-assets.json` as its inputs, and one output: the folder `Keyframe/`. Why one
+/// command and one folder, when SwiftPM 6 could run one command per export:
+/// - SwiftPM plans a build once and only plans again when files are added or removed (or the manifest changes), so
+///   outputs declared from the configuration's content would go stale when the configuration is edited; the
+///   command passes the configuration with `--config`, and `keyframe batch` reads it when it runs;
+/// - SwiftPM never removes a resource from the bundle once copied, except by copying a folder resource again whole,
+///   so only a folder makes a removed export's files (or a dropped format's) leave the bundle;
+/// - SwiftPM stops at the first failing command, so with one command per export only one broken export would be
+///   reported per build; one batch reports every broken export's error;
+/// - `keyframe batch` keeps a manifest of content hashes (in the plugin's work folder, `--state`), so a rerun
+///   converts only the exports whose files or options changed (or all of them when the tool itself was rebuilt,
+///   `--tool-digest`) and removes the outputs of exports that are gone.
 ///
-/// The export folders must be excluded from the target's sources (`exclude: ["Exports"]`) so SwiftPM does not treat
-/// their files as resources of their own; the plugin reads the target folder itself.
+/// Errors and warnings are printed as `PATH:LINE:COLUMN: error: …` (`--diagnostics-format build`), which Xcode and
+/// editors link to the file. The export folders (and the configuration file) must be excluded from the target's
+/// sources (`exclude: ["Exports", "keyframe-assets.json"]`) so SwiftPM does not bundle them raw.
 @main
 struct KeyframeAssets: BuildToolPlugin {
+    /// The configuration file's name in the target folder.
+    static let configurationFile = "keyframe-assets.json"
+    /// The folder the outputs are bundled as.
+    static let bundleFolder = "Keyframe"
+
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
-        let tool = try context.tool(named: "keyframe").url
         let folder = URL(fileURLWithPath: target.directory.string)
-        let configuration = try Configuration(folder: folder)
-        var commands: [Command] = []
+        let exports = Self.exports(under: folder)
+        guard !exports.isEmpty else { return [] }
+        // Outputs are named after the export's folder, so two exports may not share a name.
         var names: [String: String] = [:]
-        for export in Self.exports(under: folder) {
+        for export in exports {
             let name = export.folder.lastPathComponent
-            // Resources land flat in the bundle, so two exports may not share a name.
             if let other = names[name.lowercased()] {
-                Diagnostics.error("keyframe: exports \(other) and \(export.relative) would both be bundled as \(name); rename one")
-                continue
+                throw PluginError("keyframe: exports \(other) and \(export.relative) would both be bundled as \(name); rename one")
             }
             names[name.lowercased()] = export.relative
-            let output = context.pluginWorkDirectoryURL.appendingPathComponent("exports").appendingPathComponent(export.relative)
-            var outputs: [URL] = []
-            // SwiftPM decides what is stale; --force makes the command convert whenever SwiftPM runs it.
-            var arguments = ["batch", export.folder.path, "-o", output.path, "--jobs", "1", "--force", "--player-folders"]
-            for format in configuration.formats {
-                arguments += ["--to", format]
-                switch format {
-                case "lottie": outputs.append(output.appendingPathComponent(name + ".lottie"))
-                case "core-animation": outputs.append(output.appendingPathComponent(name + ".ca"))
-                default: outputs.append(output.appendingPathComponent(name + ".json"))
-                }
-            }
-            if configuration.strict { arguments.append("--strict") }
-            if configuration.previews {
-                arguments.append("--render-previews")
-                outputs.append(output.appendingPathComponent("preview").appendingPathComponent(name + ".png"))
-            }
-            commands.append(.buildCommand(
-                displayName: "Keyframe: converting \(export.relative)",
-                executable: tool, arguments: arguments,
-                inputFiles: export.files + configuration.files, outputFiles: outputs))
         }
-        return commands
+        let work = context.pluginWorkDirectoryURL
+        let output = work.appendingPathComponent(Self.bundleFolder)
+        var arguments = ["batch"] + exports.map(\.folder.path)
+        arguments += ["-o", output.path, "--state", work.appendingPathComponent("state").path,
+                      "--player-folders", "--prune", "--tool-digest", "--diagnostics-format", "build"]
+        var inputs = exports.flatMap(\.files)
+        let configuration = folder.appendingPathComponent(Self.configurationFile)
+        if FileManager.default.fileExists(atPath: configuration.path) {
+            // Read by the tool when it runs, so an edit applies without SwiftPM planning the build again.
+            arguments += ["--config", configuration.path]
+            inputs.append(configuration)
+        }
+        return [.buildCommand(
+            displayName: "Keyframe: converting \(exports.count) export\(exports.count == 1 ? "" : "s") of \(target.name)",
+            executable: try context.tool(named: "keyframe").url, arguments: arguments,
+            inputFiles: inputs, outputFiles: [output])]
     }
 
     /// Every export folder under `folder` (not searched further once found), with its files, sorted.
@@ -90,49 +95,6 @@ struct KeyframeAssets: BuildToolPlugin {
             if isDirectory.boolValue { files += self.files(in: url) } else { files.append(url) }
         }
         return files
-    }
-}
-
-/// `keyframe-assets.json`: what the plugin writes. Unknown keys and formats the plugin cannot declare are errors.
-struct Configuration {
-    static let fileName = "keyframe-assets.json"
-
-    var strict = false
-    var previews = false
-    /// What to write per export, in a fixed order: `normalized` (`<name>.json`), `lottie` (`<name>.lottie/`),
-    /// `core-animation` (`<name>.ca/`).
-    var formats = ["normalized"]
-    /// The configuration file, as a build input (empty when there is none).
-    var files: [URL] = []
-
-    init(folder: URL) throws {
-        let url = folder.appendingPathComponent(Configuration.fileName)
-        guard let data = FileManager.default.contents(atPath: url.path) else { return }
-        files = [url]
-        guard let object = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw PluginError("\(url.path): expected a JSON object")
-        }
-        for (key, value) in object {
-            switch key {
-            case "strict":
-                guard let flag = value as? Bool else { throw PluginError("\(url.path): \"strict\" must be true or false") }
-                strict = flag
-            case "previews":
-                guard let flag = value as? Bool else { throw PluginError("\(url.path): \"previews\" must be true or false") }
-                previews = flag
-            case "to":
-                let known = ["normalized", "lottie", "core-animation"]
-                guard let list = value as? [String], !list.isEmpty else {
-                    throw PluginError("\(url.path): \"to\" must be a non-empty list of formats (\(known.joined(separator: ", ")))")
-                }
-                if let unknown = list.first(where: { !known.contains($0) }) {
-                    throw PluginError("\(url.path): \"to\": unknown format \"\(unknown)\" (known: \(known.joined(separator: ", ")))")
-                }
-                formats = known.filter(list.contains)
-            default:
-                throw PluginError("\(url.path): unknown key \"\(key)\" (known: strict, previews, to)")
-            }
-        }
     }
 }
 

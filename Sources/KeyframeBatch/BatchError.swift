@@ -1,3 +1,5 @@
+import KeyframeImport
+
 /// Why a batch could not start or had to stop, in plain words with the path concerned.
 ///
 /// Failures of single exports are not errors of the batch: they are ``BatchExportResult``s with status `failed`.
@@ -13,10 +15,13 @@ public struct BatchError: Error, Sendable, Equatable, CustomStringConvertible {
     public var kind: Kind
     /// What went wrong.
     public var message: String
+    /// The same error in the build form, when it is about a place in a file (a configuration file's key).
+    public var located: BuildMessage?
 
-    public init(_ kind: Kind = .input, _ message: String) {
+    public init(_ kind: Kind = .input, _ message: String, located: BuildMessage? = nil) {
         self.kind = kind
         self.message = message
+        self.located = located
     }
 
     public var description: String { message }

@@ -1,3 +1,4 @@
+import Foundation
 import KeyframeExport
 import KeyframePNG
 
@@ -48,12 +49,27 @@ public struct BatchOptions: Sendable {
     public var scaleFactor: Double?
     /// The PNG preset of the pictures the player formats write (``ExportOptions/pictures``).
     public var pictures: PNGPreset = .compact
+    /// Lottie: the players to target (``LottieExportSettings/Profile``).
+    public var lottieProfile: LottieExportSettings.Profile = .portable
+    /// Write the player formats' JSON indented, for people to read (``ExportOptions/prettyJSON``).
+    public var prettyJSON = false
     /// Verify (or with `record`, record) every export's frames against a golden tree (`--verify`); `nil`: do not.
     /// Not part of ``fingerprint``: verification does not change conversion outputs.
     public var verify: BatchVerifyOptions?
     /// Write every player format as the folder `<name>.<kind>/` (one `<clip>.json` per clip), even for a single clip:
     /// a set of outputs known before the conversion, for build systems that declare outputs (the SwiftPM plugin).
     public var playerFolders = false
+    /// Also make each result's ``BatchExportResult/messages`` (errors and warnings in the build form, with positions
+    /// read from the files): what `--diagnostics-format build` prints. Not part of ``fingerprint``.
+    public var buildMessages = false
+    /// Where the manifest, its journal, the stat cache and the lock live (`nil`: in OUT itself). A separate folder
+    /// keeps OUT holding nothing but outputs, for a build that ships OUT as it is (the SwiftPM plugin bundles it).
+    /// Not part of ``fingerprint``.
+    public var stateFolder: URL?
+    /// The executable whose content hash is recorded in the manifest beside ``toolVersion`` (`--tool-digest`), so
+    /// that a rebuilt tool of the same version converts everything again: for builds that compile the tool from
+    /// source (the SwiftPM plugin). `nil`: the version alone. Not part of ``fingerprint``.
+    public var toolFile: String?
     /// The version of the tool, recorded in the manifest: a different version reconverts everything.
     public var toolVersion: String
 
@@ -73,6 +89,8 @@ public struct BatchOptions: Sendable {
         if playerFolders { parts.append("folders=true") }
         // Only when not the default, so manifests written before the option existed stay valid.
         if pictures != .compact { parts.append("png=\(pictures.rawValue)") }
+        if lottieProfile != .portable { parts.append("profile=\(lottieProfile.rawValue)") }
+        if prettyJSON { parts.append("pretty=true") }
         // Core Animation JSON is written on one line (it used to be indented): outputs recorded in the old layout
         // are converted again once rather than kept.
         if targets.contains(.exporter(.coreAnimation)) { parts.append("ca-json=line") }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeImport
 import KeyframeJSON
 import KeyframeVerify
 
@@ -31,6 +32,10 @@ public struct BatchExportResult: Sendable, Equatable {
     public var error: String?
     /// With `--verify`: how its frames compared with its goldens (`nil` when not verified, e.g. a failed export).
     public var verification: BatchVerification?
+    /// With ``BatchOptions/buildMessages``: this run's errors and warnings in the build form (``BuildMessage``), files
+    /// named by absolute path with the line and column where one is known, what `--diagnostics-format build` prints.
+    /// Empty for an export that was not converted in this run; not part of the reports.
+    public var messages: [BuildMessage] = []
 
     public init(id: String, status: Status, inputs: [String], outputs: [String] = [], duration: Double = 0,
                 warnings: [String] = [], error: String? = nil) {

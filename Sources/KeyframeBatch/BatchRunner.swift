@@ -16,7 +16,8 @@ import KeyframeRender
 /// ```
 ///
 /// Order of work: check output names for collisions and that OUT is writable (before anything is converted), take
-/// OUT's lock, remove temporary files a killed run left, read the manifest (and the journal of a killed run), then
+/// the lock of OUT (or of the state folder, ``BatchOptions/stateFolder``, where the manifest then lives too), remove
+/// temporary files a killed run left, read the manifest (and the journal of a killed run), then
 /// convert — largest exports first, each worker taking the next one when it is done. Each input file is read once
 /// (``InputSet``): its bytes are hashed and handed to the importer; a rerun skips reading files whose `stat` is
 /// unchanged (``BatchStatCache``). Each export's outputs are built in memory, written through ``AtomicFile``, and
@@ -68,8 +69,10 @@ public struct BatchRunner: Sendable {
         if !collisions.isEmpty {
             throw BatchError(.input, "output names collide, nothing was converted:\n  " + collisions.joined(separator: "\n  "))
         }
-        let folder = try prepareOutputFolder()
-        let lock = try BatchLock(folder: folder)
+        let folder = try prepareFolder(output, role: "output")
+        let stateFolder = try options.stateFolder.map { (url) throws(BatchError) in try prepareFolder(url, role: "state") }
+            ?? folder
+        let lock = try BatchLock(folder: stateFolder)
         defer { lock.release() }
         try probeWritable(folder)
 
@@ -77,7 +80,7 @@ public struct BatchRunner: Sendable {
         if exports.isEmpty {
             notices.append("no exports found (Animate, DragonBones or Flump export folders, or normalized documents)")
         }
-        let strays = removeTemporaryFiles(in: folder)
+        let strays = removeTemporaryFiles(in: folder) + (stateFolder == folder ? 0 : removeTemporaryFiles(in: stateFolder))
         if strays > 0 {
             notices.append("removed \(strays) temporary file\(strays == 1 ? "" : "s") left by an interrupted run")
         }
@@ -87,10 +90,12 @@ public struct BatchRunner: Sendable {
         } else {
             verifyRun = nil
         }
-        let loaded = BatchManifest.loadWithJournal(folder: folder)
+        let loaded = BatchManifest.loadWithJournal(folder: stateFolder)
         if let notice = loaded.notice { notices.append(notice) }
-        let state = RunState(manifest: loaded.manifest, folder: folder, statCache: BatchStatCache.load(folder: folder),
-                             dirty: loaded.notice != nil || loaded.journaled > 0)
+        let statCache = BatchStatCache.load(folder: stateFolder)
+        let tool = toolIdentity(statCache: statCache, notices: &notices)
+        let state = RunState(manifest: loaded.manifest, folder: folder, stateFolder: stateFolder,
+                             statCache: statCache, tool: tool, dirty: loaded.notice != nil || loaded.journaled > 0)
 
         // Largest first, so one big export does not start last and hold up the end.
         let order = exports.indices.sorted {
@@ -131,7 +136,7 @@ public struct BatchRunner: Sendable {
         }
         if let verifyRun { notices += verifyRun.finish(currentIDs: Set(exports.map(\.id)), prune: options.prune) }
         // Only a shortcut for the next run: if it cannot be written, that run hashes every input.
-        try? state.statCache.save(folder: folder)
+        try? state.statCache.save(folder: stateFolder)
         let sorted = results.all().sorted { $0.id < $1.id }
         var report = BatchReport(results: sorted, pruned: pruned, notices: notices, tool: options.toolVersion)
         report.verifyCriteria = options.verify?.criteria
@@ -145,9 +150,20 @@ public struct BatchRunner: Sendable {
     private func convert(_ export: BatchExport, state: RunState) -> BatchExportResult {
         let start = DispatchTime.now().uptimeNanoseconds
         func elapsed() -> Double { Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9 }
-        func failure(_ message: String) -> BatchExportResult {
-            BatchExportResult(id: export.id, status: .failed, inputs: export.inputFiles, duration: elapsed(),
-                              error: "\(export.id): \(message)")
+        // Build messages name files by absolute path; positions are read from the bytes already in memory.
+        var located: [BuildMessage] = []
+        var preloaded: [String: [UInt8]] = [:]
+        let folderPath = export.inputFolder.path
+        func read(_ path: String) -> [UInt8]? {
+            preloaded[URL(fileURLWithPath: path).standardizedFileURL.path] ?? BuildMessage.readRegularFile(path)
+        }
+        func failure(_ message: String, _ messages: [BuildMessage]? = nil) -> BatchExportResult {
+            var result = BatchExportResult(id: export.id, status: .failed, inputs: export.inputFiles,
+                                           duration: elapsed(), error: "\(export.id): \(message)")
+            if options.buildMessages {
+                result.messages = located + (messages ?? [BuildMessage(.error, file: export.source.path, message: message)])
+            }
+            return result
         }
 
         // Up to date? Each input's digest comes from the stat cache when its status is unchanged, else from reading
@@ -155,7 +171,7 @@ public struct BatchRunner: Sendable {
         var inputs = InputSet(export: export, cache: state.statCache)
         let previous = state.entry(export.id)
         if !options.force, let previous, previous.options == options.fingerprint,
-            previous.tool == options.toolVersion, previous.inputs.count == export.inputFiles.count,
+            previous.tool == state.tool, previous.inputs.count == export.inputFiles.count,
             previous.outputs.allSatisfy({ FileManager.default.fileExists(atPath: state.folder + "/" + $0) })
         {
             var unchanged = true
@@ -174,14 +190,18 @@ public struct BatchRunner: Sendable {
         // Convert: every input read (once) and hashed, and the importer given those bytes.
         let hashes: [String: String]
         do { hashes = try inputs.readAll() } catch { return failure(error.message) }
+        preloaded = inputs.bytesByPath
         let document: Document
         do {
-            document = try Importer.importDocument(at: export.source, preloaded: inputs.bytesByPath,
+            document = try Importer.importDocument(at: export.source, preloaded: preloaded,
                                                    options: ImportOptions(scaleFactor: options.scaleFactor))
         } catch {
-            return failure("\(error)")
+            return failure("\(error)", options.buildMessages ? error.buildMessages(folder: folderPath, read: read) : [])
         }
         var warnings = document.diagnostics.filter { $0.severity == .warning }.map(\.description)
+        if options.buildMessages {
+            located = document.diagnostics.filter { $0.severity == .warning }.buildMessages(folder: folderPath, read: read)
+        }
         var files: [(path: String, bytes: [UInt8])] = []
         for target in options.orderedTargets {
             switch target {
@@ -190,15 +210,21 @@ public struct BatchRunner: Sendable {
             case .exporter(let format):
                 guard let exporter = exporters[format] else { continue }
                 let result: ExportResult
-                var exportOptions = ExportOptions(strict: options.strict)
+                // --strict is applied below, once every warning of every format is known, so each is reported.
+                var exportOptions = ExportOptions(strict: false)
                 exportOptions.pictures = options.pictures
+                exportOptions.prettyJSON = options.prettyJSON
+                exportOptions.lottie = LottieExportSettings(profile: options.lottieProfile)
                 do {
                     result = try exporter.export(document, assetsFolder: export.inputFolder, options: exportOptions)
                 } catch {
                     return failure("\(format.rawValue) export: \(error)")
                 }
-                warnings += result.diagnostics.filter { $0.severity == .warning }
-                    .map { "\(format.rawValue): \($0.description)" }
+                let exportWarnings = result.diagnostics.filter { $0.severity == .warning }
+                warnings += exportWarnings.map { "\(format.rawValue): \($0.description)" }
+                if options.buildMessages {
+                    located += exportWarnings.buildMessages(folder: folderPath, prefix: "\(format.rawValue): ", read: read)
+                }
                 switch placeExported(result, format: format, export: export) {
                 case .success(let placed): files += placed
                 case .failure(let message): return failure(message)
@@ -206,10 +232,18 @@ public struct BatchRunner: Sendable {
             }
         }
         if options.strict && !warnings.isEmpty {
-            return BatchExportResult(
+            var result = BatchExportResult(
                 id: export.id, status: .failed, inputs: export.inputFiles, duration: elapsed(), warnings: warnings,
                 error: "\(export.id): --strict: \(warnings.count) warning\(warnings.count == 1 ? "" : "s"): "
                     + warnings.joined(separator: "; "))
+            // With --strict every warning is an error, as a compiler's -Werror makes it.
+            result.messages = located.map {
+                var message = $0
+                message.severity = .error
+                message.message += " (--strict)"
+                return message
+            }
+            return result
         }
 
         // Write: every output atomically, then the preview, then drop outputs this export no longer has.
@@ -223,18 +257,8 @@ public struct BatchRunner: Sendable {
             let path = OutputNaming.preview(of: export)
             do {
                 let scene = try RenderScene(document: document, assetsFolder: export.inputFolder)
-                var session = RenderSession(scene: scene)
                 // A glance, not a render: up to 12 frames per clip at 4 fps, small cells.
-                session.fit = .content
-                session.fps = 4
-                // With one clip, a range past its end is an error; with several, each renders what it has.
-                let last = document.clips.count == 1
-                    ? min(11, FramePlan.frameCount(of: document.clips[0], documentRate: document.frameRate, fps: 4) - 1)
-                    : 11
-                session.selection = .range(0...last)
-                session.thumbnailSide = 96
-                session.contactSheet = URL(fileURLWithPath: state.folder + "/" + path)
-                _ = try session.run()
+                _ = try RenderSession.preview(of: scene, to: URL(fileURLWithPath: state.folder + "/" + path)).run()
             } catch {
                 return failure("preview: \(error)")
             }
@@ -245,9 +269,11 @@ public struct BatchRunner: Sendable {
             _ = removeOutput(stale, folder: state.folder)
         }
         state.record(export.id, BatchManifest.Entry(inputs: hashes, options: options.fingerprint,
-                                                     tool: options.toolVersion, outputs: outputs, warnings: warnings))
-        return BatchExportResult(id: export.id, status: .converted, inputs: export.inputFiles, outputs: outputs,
-                                 duration: elapsed(), warnings: warnings)
+                                                     tool: state.tool, outputs: outputs, warnings: warnings))
+        var result = BatchExportResult(id: export.id, status: .converted, inputs: export.inputFiles, outputs: outputs,
+                                       duration: elapsed(), warnings: warnings)
+        result.messages = located
+        return result
     }
 
     private enum Placement {
@@ -284,18 +310,34 @@ public struct BatchRunner: Sendable {
         return .success(placed)
     }
 
+    /// What the manifest records as the tool: its version, and with ``BatchOptions/toolFile`` the content hash of
+    /// the executable (from the stat cache when the file is unchanged, so a rerun does not read it again).
+    private func toolIdentity(statCache: BatchStatCache, notices: inout [String]) -> String {
+        guard let file = options.toolFile else { return options.toolVersion }
+        if let digest = statCache.digest(of: file) { return options.toolVersion + "+" + digest }
+        do {
+            let snapshot = try InputSnapshot.read(file)
+            statCache.record(file, snapshot)
+            return options.toolVersion + "+" + snapshot.digest
+        } catch {
+            notices.append("the tool \(file) cannot be read (\(error.reason)); every export is converted again")
+            return options.toolVersion + "+unreadable"
+        }
+    }
+
     // MARK: - OUT
 
-    private func prepareOutputFolder() throws(BatchError) -> String {
-        let path = output.standardizedFileURL.path
+    /// Creates `url` (the output or the state folder) when it is missing; its standardized path.
+    private func prepareFolder(_ url: URL, role: String) throws(BatchError) -> String {
+        let path = url.standardizedFileURL.path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw BatchError(.input, "the output folder \(path) is not a folder")
+                throw BatchError(.input, "the \(role) folder \(path) is not a folder")
             }
         } else {
             do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
-                throw BatchError(.input, "cannot create the output folder \(path): \(reason(error))")
+                throw BatchError(.input, "cannot create the \(role) folder \(path): \(reason(error))")
             }
         }
         return path
@@ -365,12 +407,21 @@ private final class RunState: @unchecked Sendable {
     let statCache: BatchStatCache
     private let journal: BatchJournal
 
-    init(manifest: BatchManifest, folder: String, statCache: BatchStatCache, dirty: Bool) {
+    /// Where the manifest and its journal live (OUT, or ``BatchOptions/stateFolder``).
+    let stateFolder: String
+
+    /// The tool as the manifest records it (``BatchRunner/toolIdentity(statCache:notices:)``).
+    let tool: String
+
+    init(manifest: BatchManifest, folder: String, stateFolder: String, statCache: BatchStatCache, tool: String,
+         dirty: Bool) {
         self.manifest = manifest
         self.dirty = dirty
         self.folder = folder
+        self.stateFolder = stateFolder
         self.statCache = statCache
-        self.journal = BatchJournal(folder: folder)
+        self.tool = tool
+        self.journal = BatchJournal(folder: stateFolder)
     }
 
     func next(limit: Int) -> Int? {
@@ -406,7 +457,7 @@ private final class RunState: @unchecked Sendable {
     /// Writes the manifest (when it changed) and then drops the journal, whose entries it now holds.
     func saveManifest() throws(FileWriteError) {
         lock.lock(); defer { lock.unlock() }
-        if dirty { try manifest.save(folder: folder) }
+        if dirty { try manifest.save(folder: stateFolder) }
         dirty = false
         journal.remove()
     }

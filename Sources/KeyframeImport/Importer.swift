@@ -178,6 +178,8 @@ public enum Importer {
         case .flump:
             document = try FlumpImporter.importDocument(folder: folder, file: file, options: options)
         }
+        // What was read leniently is said, whichever importer read it (and --strict fails on it below).
+        document.diagnostics += folder.lenientReadDiagnostics()
         if let clip = options.clip {
             guard document.clip(named: clip) != nil else {
                 let names = document.clips.map { "\"\($0.name)\"" }.joined(separator: ", ")

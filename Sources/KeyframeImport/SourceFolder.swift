@@ -11,6 +11,8 @@ final class SourceFolder {
 
     let url: URL
     private(set) var filesRead: Set<String> = []
+    /// Lenient reads per file (``lenientReads(of:)``).
+    private var lenientLogs: [String: JSONLenientReads] = [:]
     /// The files of an export held in memory (``Importer/importDocument(files:main:options:)``), keyed by relative
     /// path; `nil` for a folder on disk.
     let memory: [String: [UInt8]]?
@@ -66,12 +68,50 @@ final class SourceFolder {
         return bytes
     }
 
-    /// `relative` parsed as JSON, positioned at its root.
+    /// `relative` parsed as JSON, positioned at its root; what is read leniently from it is recorded
+    /// (``lenientReads(of:)``).
     func readJSON(_ relative: String) throws(ImportError) -> JSONCursor {
         let bytes = try read(relative)
-        do { return JSONCursor(try JSONParser.parse(bytes)) } catch {
+        do { return JSONCursor(try JSONParser.parse(bytes), lenientReads: lenientReads(of: relative)) } catch {
             throw ImportError(.syntax(file: relative, error))
         }
+    }
+
+    /// The record of lenient reads from the file `relative` (one per file, however often it is read).
+    func lenientReads(of relative: String) -> JSONLenientReads {
+        if let log = lenientLogs[relative] { return log }
+        let log = JSONLenientReads()
+        lenientLogs[relative] = log
+        return log
+    }
+
+    /// One warning per file and kind of lenient read (``JSONLenientReads``) during the import, naming the first value
+    /// and its path with the count of all, files in byte order: what the format does not allow but was read anyway.
+    func lenientReadDiagnostics() -> [Diagnostic] {
+        var result: [Diagnostic] = []
+        for file in lenientLogs.keys.sorted(by: { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }) {
+            var groups: [String: [JSONLenientReads.Entry]] = [:]
+            var order: [String] = []
+            for entry in lenientLogs[file]?.entries ?? [] {
+                if groups[entry.code] == nil { order.append(entry.code) }
+                groups[entry.code, default: []].append(entry)
+            }
+            for code in order {
+                guard let entries = groups[code], let first = entries.first else { continue }
+                let what: String
+                switch code {
+                case "number-as-string": what = "a number written as a string"
+                case "boolean-as-string": what = "a Boolean written as a string"
+                case "boolean-as-number": what = "a Boolean where a number belongs"
+                default: what = "a value of the wrong type"
+                }
+                result.append(Diagnostic(
+                    severity: .warning, code: code,
+                    message: "\(what) was read leniently (\(first.found) as \(first.readAs))",
+                    file: file, path: first.path.description, count: entries.count))
+            }
+        }
+        return result
     }
 
     /// The names of the entries directly in the folder, sorted.

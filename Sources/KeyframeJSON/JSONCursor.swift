@@ -12,10 +12,19 @@ public struct JSONCursor: Sendable {
     public let value: JSONValue
     /// Where the value sits in its document.
     public let path: JSONPath
+    /// Where lenient reads are recorded (``lenientNumber()``, ``noteLenient(_:readAs:)``); every cursor reached from
+    /// this one shares it. `nil`: not recorded.
+    public let lenientReads: JSONLenientReads?
 
-    public init(_ value: JSONValue, path: JSONPath = .root) {
+    public init(_ value: JSONValue, path: JSONPath = .root, lenientReads: JSONLenientReads? = nil) {
         self.value = value
         self.path = path
+        self.lenientReads = lenientReads
+    }
+
+    /// A cursor at `value`, found at `path` of the same document (sharing this cursor's ``lenientReads``).
+    public func cursor(_ value: JSONValue, at path: JSONPath) -> JSONCursor {
+        JSONCursor(value, path: path, lenientReads: lenientReads)
     }
 
     /// An error at this cursor's path.
@@ -39,14 +48,14 @@ public struct JSONCursor: Sendable {
     public func member(_ key: String) throws(JSONSchemaError) -> JSONCursor {
         let members = try object()
         guard let child = members[key] else { throw error("missing required key \"\(key)\"") }
-        return JSONCursor(child, path: path.appending(key))
+        return cursor(child, at: path.appending(key))
     }
 
     /// The member `key` when present and not null.
     public func optionalMember(_ key: String) throws(JSONSchemaError) -> JSONCursor? {
         let members = try object()
         guard let child = members[key], child != .null else { return nil }
-        return JSONCursor(child, path: path.appending(key))
+        return cursor(child, at: path.appending(key))
     }
 
     /// The first of `keys` that is present (e.g. the long and the short spelling of one Animate key).
@@ -60,7 +69,7 @@ public struct JSONCursor: Sendable {
     public func optionalMember(anyOf keys: [String]) throws(JSONSchemaError) -> JSONCursor? {
         let members = try object()
         for key in keys {
-            if let child = members[key], child != .null { return JSONCursor(child, path: path.appending(key)) }
+            if let child = members[key], child != .null { return cursor(child, at: path.appending(key)) }
         }
         return nil
     }
@@ -71,7 +80,7 @@ public struct JSONCursor: Sendable {
         var cursors: [JSONCursor] = []
         cursors.reserveCapacity(elements.count)
         for (index, element) in elements.enumerated() {
-            cursors.append(JSONCursor(element, path: path.appending(index)))
+            cursors.append(cursor(element, at: path.appending(index)))
         }
         return cursors
     }
@@ -83,10 +92,35 @@ public struct JSONCursor: Sendable {
         return number
     }
 
-    /// A number that may also be written as a numeric string (`"24.0"`), as some exporters do.
+    /// A number that may also be written as a numeric string (`"24.0"`), as some exporters do. A string is
+    /// recorded in ``lenientReads`` (code `number-as-string`), so that the importer reports it.
     public func lenientNumber() throws(JSONSchemaError) -> Double {
+        if case .string(let text) = value, let number = Double(text), number.isFinite {
+            noteLenient("number-as-string", readAs: JSONCursor.javaScriptText(of: number))
+            return number
+        }
+        return try number()
+    }
+
+    /// A number that the format itself writes as text (Animate's spritemap `meta.resolution`, `"1"`), or as a
+    /// number: not a lenient read.
+    public func numberOrNumericText() throws(JSONSchemaError) -> Double {
         if case .string(let text) = value, let number = Double(text), number.isFinite { return number }
         return try number()
+    }
+
+    /// Records that the value here was read leniently as `readAs` (`code` as in ``JSONLenientReads/Entry``), for a
+    /// reader whose leniency is its own (a Boolean written as text).
+    public func noteLenient(_ code: String, readAs: String) {
+        guard let lenientReads else { return }
+        let found: String
+        switch value {
+        case .string(let text): found = "\"\(text)\""
+        case .number(let number): found = JSONCursor.javaScriptText(of: number)
+        case .bool(let flag): found = flag ? "true" : "false"
+        default: found = value.typeName
+        }
+        lenientReads.record(JSONLenientReads.Entry(code: code, found: found, readAs: readAs, path: path))
     }
 
     /// An integer; fractional numbers are rejected.

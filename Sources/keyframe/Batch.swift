@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import KeyframeBatch
 import KeyframeExport
+import KeyframeImport
 import KeyframePNG
 
 /// `keyframe batch`: converts every export of a tree into OUT, in parallel and incrementally (see KeyframeBatch).
@@ -41,7 +42,25 @@ struct Batch: ParsableCommand {
     @Option(name: .customLong("export-png"),
             help: ArgumentHelp("The PNG preset of the pictures Lottie and Core Animation outputs write: compact (default) or fast (as `keyframe export --png`).",
                                valueName: "compact|fast"))
-    var exportPNG: PNGPreset = .compact
+    var exportPNG: PNGPreset?
+
+    @Option(help: ArgumentHelp("Lottie: the players to target, portable (default) or full (as `keyframe export --profile`).",
+                               valueName: "portable|full"))
+    var profile: LottieExportSettings.Profile?
+
+    @Flag(help: "Write the Lottie and Core Animation JSON indented, for people to read (as `keyframe export --pretty`).")
+    var pretty = false
+
+    @Option(help: ArgumentHelp("Read options from this JSON file (the SwiftPM plugin's keyframe-assets.json: to, strict, previews, profile, png, pretty), when the batch runs; options given here as well add to it (--to replaces its list).",
+                               valueName: "FILE.json"))
+    var config: String?
+
+    @Option(help: ArgumentHelp("Keep the manifest, its journal, the stat cache and the lock in this folder instead of OUT, so OUT holds nothing but outputs.",
+                               valueName: "DIR"))
+    var state: String?
+
+    @Flag(help: "Record the content hash of this keyframe executable with its version, so that a rebuilt keyframe converts everything again (for builds that compile keyframe from source, such as the SwiftPM plugin).")
+    var toolDigest = false
 
     @Option(help: "Exports converted at the same time (default: all cores). Output is identical for any value.")
     var jobs: Int?
@@ -69,6 +88,8 @@ struct Batch: ParsableCommand {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @OptionGroup var diagnostics: DiagnosticsOption
+
     @OptionGroup(title: "Verification") var verification: BatchVerifyArguments
 
     func validate() throws {
@@ -81,11 +102,28 @@ struct Batch: ParsableCommand {
 
     func run() throws {
         var options = BatchOptions(toolVersion: Keyframe.configuration.version)
-        options.targets = to.isEmpty ? [.normalized] : to.compactMap { BatchTarget(argument: $0) }
-        options.previews = renderPreviews
+        if let config {
+            do throws(BatchError) { options = try BatchConfigFile.read(config).applied(to: options) } catch {
+                if diagnostics.format == .build, let located = error.located {
+                    try DiagnosticsOption.print([located])
+                    throw ExitCode(1)
+                }
+                throw fail(error.message)
+            }
+        }
+        if !to.isEmpty { options.targets = to.compactMap { BatchTarget(argument: $0) } }
+        options.previews = options.previews || renderPreviews
         options.playerFolders = playerFolders
-        options.strict = strict
-        options.pictures = exportPNG
+        options.strict = options.strict || strict
+        options.prettyJSON = options.prettyJSON || pretty
+        if let exportPNG { options.pictures = exportPNG }
+        if let profile { options.lottieProfile = profile }
+        options.stateFolder = state.map { URL(fileURLWithPath: $0) }
+        options.buildMessages = diagnostics.format == .build
+        if toolDigest {
+            guard let executable = Bundle.main.executablePath else { throw fail("--tool-digest: cannot tell where this executable is") }
+            options.toolFile = URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+        }
         options.failFast = failFast
         options.prune = prune
         options.force = force
@@ -115,8 +153,20 @@ struct Batch: ParsableCommand {
         }
         try bar?.finish()
         for notice in batchReport.notices { try Output.err("keyframe: note: \(notice)\n") }
+        // Build form: files under a ROOT (or the --inputs list's folder) named through it as the user wrote it.
+        var given = roots.map { (absolute: URL(fileURLWithPath: $0).standardizedFileURL.path, shown: $0) }
+        if let inputs {
+            let list = URL(fileURLWithPath: inputs)
+            given.append((list.deletingLastPathComponent().standardizedFileURL.path,
+                          (inputs as NSString).deletingLastPathComponent))
+        }
+        given.sort { $0.absolute.count > $1.absolute.count }
         for result in batchReport.results {
-            if let error = result.error { try Output.err("keyframe: error: \(error)\n") }
+            if diagnostics.format == .build {
+                try DiagnosticsOption.print(result.messages.map { $0.renamingFolders(given) })
+            } else if let error = result.error {
+                try Output.err("keyframe: error: \(error)\n")
+            }
             let lines = result.verification?.errorLines(id: result.id, outPrefix: output.hasSuffix("/") ? output : output + "/")
             if let lines, let first = lines.first {
                 try Output.err("keyframe: error: \(first)\n" + lines.dropFirst().map { $0 + "\n" }.joined())

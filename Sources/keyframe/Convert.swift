@@ -30,6 +30,8 @@ struct Convert: ParsableCommand {
 
     @OptionGroup var scaleFactor: ScaleFactorOption
 
+    @OptionGroup var diagnostics: DiagnosticsOption
+
     func validate() throws {
         if json && output == nil {
             throw ValidationError("--json prints a report of what was written, so it needs -o FILE "
@@ -41,7 +43,8 @@ struct Convert: ParsableCommand {
         // The atlas images' pixels are not needed for the JSON: a missing one is a warning (sizes from the atlas JSON).
         let loaded = try InputDocument.load(input, options: ImportOptions(clip: clip, strict: strict,
                                                                           scaleFactor: scaleFactor.value,
-                                                                          allowMissingImages: true))
+                                                                          allowMissingImages: true),
+                                         diagnostics: diagnostics.format)
         let document = loaded.document
         try loaded.printWarnings()
         let bytes = compact ? JSONWriter.writeCompact(document.json) : document.jsonBytes()

@@ -64,6 +64,11 @@ struct Export: ParsableCommand {
     @Option(help: "Clips exported in parallel (default: all cores). Output is identical for any value.")
     var jobs: Int?
 
+    @Flag(help: "Print nothing but errors and warnings (not the list of files written).")
+    var quiet = false
+
+    @OptionGroup var diagnostics: DiagnosticsOption
+
     func validate() throws {
         if coreAnimationFormat != nil && to != .coreAnimation {
             throw ValidationError("--format applies to --to core-animation only")
@@ -81,7 +86,8 @@ struct Export: ParsableCommand {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
         }
-        let loaded = try InputDocument.load(input, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value))
+        let loaded = try InputDocument.load(input, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value),
+                                            diagnostics: diagnostics.format)
         let assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
         try loaded.printWarnings()
         var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
@@ -94,15 +100,23 @@ struct Export: ParsableCommand {
         do {
             result = try exporter.export(loaded.document, assetsFolder: assetsFolder, options: options)
         } catch {
+            if diagnostics.format == .build {
+                try DiagnosticsOption.print([BuildMessage(.error, file: input, message: "\(to.rawValue) export: \(error)")])
+                throw ExitCode(1)
+            }
             throw fail("\(input): \(error)")
         }
-        for diagnostic in result.diagnostics where diagnostic.severity == .warning {
-            try Output.warn("\(diagnostic)")
+        let warnings = result.diagnostics.filter { $0.severity == .warning }
+        if diagnostics.format == .build {
+            try DiagnosticsOption.print(warnings.buildMessages(folder: loaded.displayFolder, prefix: "\(to.rawValue): "))
+        } else {
+            for diagnostic in warnings { try Output.warn("\(diagnostic)") }
         }
         let files = try plan(result)
         for (path, bytes) in files {
             do { try writeAtomically(bytes, to: path) } catch { throw fail("\(error)") }
         }
+        if quiet { return }
         for exported in result.clips { try Output.out(line: "\(exported.clip): \(mainPath(of: exported, in: result))") }
     }
 

@@ -15,19 +15,40 @@ struct InputDocument {
     /// The export's folder as the user wrote it (see ``displayFolder(input:folder:)``).
     var displayFolder: String
 
+    /// How errors and warnings are printed (`--diagnostics-format`).
+    var diagnostics: DiagnosticsFormat = .plain
+
     /// Imports `input` with `options`.
     ///
-    /// - Throws: `ExitCode(1)` after printing the import error with file names as the user gave them.
-    static func load(_ input: String, options: ImportOptions = ImportOptions()) throws(ExitCode) -> InputDocument {
+    /// - Throws: `ExitCode(1)` after printing the import error with file names as the user gave them, in the
+    ///   `diagnostics` format.
+    static func load(_ input: String, options: ImportOptions = ImportOptions(),
+                     diagnostics: DiagnosticsFormat = .plain) throws(ExitCode) -> InputDocument
+    {
         let url = URL(fileURLWithPath: input)
         do {
             let detected = try Importer.detect(url)
             let document = try Importer.importDocument(at: url, options: options)
             return InputDocument(document: document, folder: detected.folder, format: detected.format,
-                                 displayFolder: displayFolder(input: input, folder: detected.folder))
+                                 displayFolder: displayFolder(input: input, folder: detected.folder),
+                                 diagnostics: diagnostics)
         } catch {
-            throw fail(describe(error, input: input))
+            switch diagnostics {
+            case .plain: throw fail(describe(error, input: input))
+            case .build:
+                try DiagnosticsOption.print(buildMessages(error, input: input))
+                throw ExitCode(1)
+            }
         }
+    }
+
+    /// The build messages of an import error of `input` (``describe(_:input:)`` in the build form): files inside the
+    /// export's folder as the user wrote it, or the input itself when the folder cannot be told.
+    static func buildMessages(_ error: ImportError, input: String) -> [BuildMessage] {
+        let folder = (try? Importer.detect(URL(fileURLWithPath: input))).map {
+            displayFolder(input: input, folder: $0.folder)
+        }
+        return error.buildMessages(folder: folder ?? input)
     }
 
     /// The message for an import error of `input`: file names carry the export's folder as the user wrote it; an
@@ -52,9 +73,14 @@ struct InputDocument {
         return folder.path
     }
 
-    /// Prints the document's warning diagnostics on standard error (`keyframe: warning: …`), their files named
-    /// with the export's path as the user gave it.
+    /// Prints the document's warning diagnostics on standard error (`keyframe: warning: …`, or in the build form
+    /// `PATH:LINE:COLUMN: warning: …`), their files named with the export's path as the user gave it.
     func printWarnings() throws(ExitCode) {
+        if diagnostics == .build {
+            try DiagnosticsOption.print(document.diagnostics.filter { $0.severity == .warning }
+                .buildMessages(folder: displayFolder))
+            return
+        }
         for var diagnostic in document.diagnostics where diagnostic.severity == .warning {
             if let file = diagnostic.file, !file.hasPrefix("/"), !displayFolder.isEmpty {
                 diagnostic.file = displayFolder.hasSuffix("/") ? displayFolder + file : displayFolder + "/" + file

@@ -37,6 +37,12 @@ struct Render: ParsableCommand {
             completion: .file(extensions: ["png"]))
     var contactSheet: String?
 
+    @Option(name: .customLong("preview-sheet"),
+            help: ArgumentHelp("Write only the preview `keyframe batch --render-previews` makes of an export (up to 12 frames per clip at 4 fps, content framed, 96 px cells) into this PNG, and no frames.",
+                               valueName: "FILE"),
+            completion: .file(extensions: ["png"]))
+    var previewSheet: String?
+
     @OptionGroup var options: RenderOptions
 
     @Flag(help: "Remove this clip's frame files from earlier runs in the output folder (<clip>-NNNN.png only).")
@@ -52,6 +58,12 @@ struct Render: ParsableCommand {
     var allowEmpty = false
 
     func validate() throws {
+        if previewSheet != nil && (script != nil || contactSheet != nil || !clip.isEmpty || options.frames != nil
+                                   || !options.at.isEmpty || options.fps != nil || options.duration != nil
+                                   || options.size != nil) {
+            throw ValidationError("--preview-sheet writes the batch preview as it is; --script, --contact-sheet, "
+                                  + "--clip, --frames, --at, --fps, --duration and --size do not apply")
+        }
         if script != nil && (options.frames != nil || !options.at.isEmpty || !clip.isEmpty || options.duration != nil) {
             throw ValidationError(
                 "--script renders the script's own timeline; --clip, --frames, --at and --duration do not apply")
@@ -64,6 +76,12 @@ struct Render: ParsableCommand {
         let scene = loaded.scene
         if let script {
             try renderScript(script, input: loaded)
+            return
+        }
+        if let previewSheet {
+            let session = RenderSession.preview(of: scene, to: URL(fileURLWithPath: previewSheet))
+            _ = try draw { progress throws(RenderError) in try session.run(reporting: progress) }
+            if !quiet && !json { try Output.out(line: "preview sheet: \(previewSheet)") }
             return
         }
         var session = RenderSession(scene: scene)

@@ -67,10 +67,11 @@ enum BatchCLI {
         return folder.appendingPathComponent("keyframe")
     }()
 
-    static func run(_ arguments: [String]) throws -> BatchCLIRun {
+    static func run(_ arguments: [String], in directory: URL? = nil) throws -> BatchCLIRun {
         let process = Process()
         process.executableURL = binary
         process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

@@ -4,35 +4,49 @@ import KeyframeTestSupport
 import XCTest
 
 /// The `keyframe_convert` Bazel rule (`bazel/keyframe.bzl`) driven by a real Bazel (Debian's `bazel-bootstrap`,
-/// 4.2.3) over a copy of `bazel/example` that uses the freshly built `keyframe`: outputs equal `keyframe convert`'s
-/// and `keyframe export`'s bytes (Lottie and Core Animation as tree artifacts), a changed input re-runs only its
-/// actions, and after `bazel clean` the disk cache serves every action.
+/// 4.2.3) over a copy of `bazel/example` that uses the freshly built `keyframe`: outputs equal `keyframe convert`'s,
+/// `keyframe export`'s and `keyframe batch --render-previews`' bytes (Lottie per declared clip file, Core Animation as
+/// a tree artifact), the log of a successful build is short, a changed input re-runs only its actions, after
+/// `bazel clean` the disk cache serves every action, broken exports are reported as `PATH:LINE:COLUMN: error:`, and
+/// two output bases share their results through a real Remote Execution API cache (BuildGrid, from PyPI).
 ///
-/// Bazel's server, install tree and caches live in a temporary folder and the server is shut down at the end.
+/// Bazel's servers, install tree and caches live in a temporary folder and every server (Bazel's and BuildGrid's)
+/// is shut down at the end.
 final class BazelRuleTests: XCTestCase {
     private static let bazel = "/usr/bin/bazel"
     private var work: URL!
     private var workspace: URL!
+    /// The output bases this test started a Bazel server in (each is shut down at the end).
+    private var outputBases: Set<String> = []
+    /// The BuildGrid server this test started, if any.
+    private var buildGrid: Process?
 
     override func setUpWithError() throws {
         guard FileManager.default.isExecutableFile(atPath: Self.bazel) else {
             throw XCTSkip("Bazel is not installed (\(Self.bazel)); Scripts/ensure-deps.sh installs bazel-bootstrap. Bazel rule test skipped")
         }
         work = try TestPaths.temporaryFolder("keyframe-bazel")
-        workspace = work.appendingPathComponent("ws")
-        try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent("bazel/example"), to: workspace)
-        // The example's WORKSPACE points at ../ and ../../.build/release; here: this checkout and the tested binary.
-        let file = workspace.appendingPathComponent("WORKSPACE")
+        workspace = try copyExample(to: "ws")
+    }
+
+    /// A copy of `bazel/example` at `work/name` whose WORKSPACE points at this checkout's rules and the tested
+    /// binary (the example's points at ../ and ../../.build/release).
+    private func copyExample(to name: String) throws -> URL {
+        let copy = work.appendingPathComponent(name)
+        try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent("bazel/example"), to: copy)
+        let file = copy.appendingPathComponent("WORKSPACE")
         var text = try String(contentsOf: file, encoding: .utf8)
         text = text.replacingOccurrences(of: "path = \"..\",", with: "path = \"\(TestPaths.packageRoot.appendingPathComponent("bazel").path)\",")
         text = text.replacingOccurrences(of: "path = \"../../.build/release\",",
                                          with: "path = \"\(BatchCLI.binary.deletingLastPathComponent().path)\",")
         try Data(text.utf8).write(to: file)
+        return copy
     }
 
     override func tearDownWithError() throws {
         guard let work else { return }
-        _ = try? bazel(["shutdown"])
+        for base in outputBases.sorted() { _ = try? bazel(["shutdown"], base: base) }
+        if let buildGrid { Self.stop(buildGrid) }
         // Bazel makes its output tree read-only; make it writable again before removing it.
         _ = try? run("/bin/chmod", ["-R", "u+w", work.path], in: work)
         try? FileManager.default.removeItem(at: work)
@@ -69,23 +83,37 @@ final class BazelRuleTests: XCTestCase {
         return (exitCode, output)
     }
 
-    /// Runs bazel with its server and caches in the temporary folder (Debian's /etc/bazel/bazelrc still applies).
-    private func bazel(_ arguments: [String]) throws -> (status: Int32, output: String) {
-        try run(Self.bazel, ["--output_user_root=\(work.appendingPathComponent("root").path)",
-                             "--output_base=\(work.appendingPathComponent("base").path)"] + arguments, in: workspace)
+    /// Runs bazel in `folder` (default: the workspace) with its server in the output base `base` and everything else
+    /// in the temporary folder (Debian's /etc/bazel/bazelrc still applies).
+    private func bazel(_ arguments: [String], base: String = "base", in folder: URL? = nil) throws
+        -> (status: Int32, output: String)
+    {
+        outputBases.insert(base)
+        return try run(Self.bazel, ["--output_user_root=\(work.appendingPathComponent("root").path)",
+                                    "--output_base=\(work.appendingPathComponent(base).path)"] + arguments,
+                       in: folder ?? workspace)
     }
 
-    /// Builds everything and returns the spawns Bazel ran or fetched from the cache (from its execution log).
-    private func build(_ log: String) throws -> [JSONValue] {
+    /// Builds everything and returns Bazel's output and the spawns it ran or fetched from a cache (from its
+    /// execution log).
+    private func build(_ log: String, base: String = "base", in folder: URL? = nil, flags: [String]? = nil) throws
+        -> (output: String, spawns: [JSONValue])
+    {
         let logURL = work.appendingPathComponent(log)
-        let result = try bazel(["build", "//...", "--disk_cache=\(work.appendingPathComponent("cache").path)",
-                                "--execution_log_json_file=\(logURL.path)"])
+        let result = try bazel(["build", "//..."] + (flags ?? ["--disk_cache=\(work.appendingPathComponent("cache").path)"])
+                               + ["--execution_log_json_file=\(logURL.path)"], base: base, in: folder)
         XCTAssertEqual(result.status, 0, result.output)
         // The log is a stream of JSON objects; make it one array.
         let text = try String(contentsOf: logURL, encoding: .utf8)
-        guard !text.isEmpty else { return [] }
+        guard !text.isEmpty else { return (result.output, []) }
         let array = "[" + text.replacingOccurrences(of: "\n}{\n", with: "\n},{\n") + "]"
-        return try JSONParser.parse(array).arrayValue ?? []
+        return (result.output, try JSONParser.parse(array).arrayValue ?? [])
+    }
+
+    /// The folder of built files of the output base `base`.
+    private func bazelBin(base: String = "base", in folder: URL? = nil) throws -> URL {
+        URL(fileURLWithPath: try bazel(["info", "bazel-bin"], base: base, in: folder).output
+            .split(separator: "\n").last.map(String.init) ?? "")
     }
 
     /// Every regular file under `folder`, relative path → bytes.
@@ -102,63 +130,248 @@ final class BazelRuleTests: XCTestCase {
         return found
     }
 
-    private static let mnemonics = ["KeyframeConvert", "KeyframeExportLottie", "KeyframeExportCoreAnimation"]
+    private static let mnemonics = ["KeyframeConvert", "KeyframeExportLottie", "KeyframeExportCoreAnimation",
+                                    "KeyframePreview"]
 
     private func keyframeSpawns(_ spawns: [JSONValue]) -> [JSONValue] {
         spawns.filter { Self.mnemonics.contains($0["mnemonic"]?.stringValue ?? "") }
     }
 
+    private func count(_ spawns: [JSONValue], _ mnemonic: String) -> Int {
+        spawns.filter { $0["mnemonic"]?.stringValue == mnemonic }.count
+    }
+
+    /// What `keyframe export` writes into a folder for the example's export `name`.
+    private func exported(_ name: String, _ arguments: [String]) throws -> [String: Data] {
+        let direct = work.appendingPathComponent("direct-\(name)-\(UUID().uuidString)")
+        let run = try BatchCLI.run(["export", workspace.appendingPathComponent("exports/\(name)").path]
+                                   + arguments + ["-o", direct.path + "/"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let files = files(under: direct)
+        XCTAssertFalse(files.isEmpty)
+        return files
+    }
+
     func testRuleBuildsConvertOutputsRerunsOnlyChangedActionsAndHitsTheDiskCache() throws {
         let names = ["animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot"]
-        let first = try build("first.json")
-        // The example asks for normalized JSON of all four, Lottie of walker and hopbot, Core Animation of walker.
-        XCTAssertEqual(first.filter { $0["mnemonic"]?.stringValue == "KeyframeConvert" }.count, 4)
-        XCTAssertEqual(first.filter { $0["mnemonic"]?.stringValue == "KeyframeExportLottie" }.count, 2)
-        XCTAssertEqual(first.filter { $0["mnemonic"]?.stringValue == "KeyframeExportCoreAnimation" }.count, 1)
+        let (log, first) = try build("first.json")
+        // A successful build of the example says little: no sandbox chatter (Debian turns on --sandbox_debug; the
+        // example's .bazelrc turns it off), no file lists from the tool.
+        let lines = log.split(separator: "\n")
+        XCTAssertLessThan(lines.count, 20, log)
+        XCTAssertFalse(log.contains("linux-sandbox.cc"), log)
+        // The example asks for normalized JSON of all four, Lottie of walker and hopbot, Core Animation of walker,
+        // and a preview of walker.
+        XCTAssertEqual(count(first, "KeyframeConvert"), 4)
+        XCTAssertEqual(count(first, "KeyframeExportLottie"), 2)
+        XCTAssertEqual(count(first, "KeyframeExportCoreAnimation"), 1)
+        XCTAssertEqual(count(first, "KeyframePreview"), 1)
         for spawn in first {
             XCTAssertEqual(spawn["environmentVariables"]?.arrayValue?.count, 0, "actions get no environment")
             for argument in spawn["commandArgs"]?.arrayValue ?? [] {
                 XCTAssertFalse(argument.stringValue?.hasPrefix("/") ?? true, "no absolute paths: \(argument)")
             }
         }
-        let bin = URL(fileURLWithPath: try bazel(["info", "bazel-bin"]).output.split(separator: "\n").last.map(String.init) ?? "")
+        let bin = try bazelBin()
         for name in names {
             let built = try Data(contentsOf: bin.appendingPathComponent("\(name).json"))
             let direct = try BatchCLI.run(["convert", workspace.appendingPathComponent("exports/\(name)").path])
             XCTAssertEqual(direct.status, 0, direct.stderr)
             XCTAssertEqual(built, Data(direct.stdout.utf8), "\(name): bazel's output differs from keyframe convert")
         }
-        // The player formats: the tree artifacts hold exactly what `keyframe export -o DIR/` writes.
-        for (name, format, suffix, strict) in [("animate-walker", "lottie", "lottie", false),
-                                               ("animate-walker", "core-animation", "ca", false),
-                                               ("flump-hopbot", "lottie", "lottie", true)] {
-            let direct = work.appendingPathComponent("direct-\(name).\(suffix)")
-            let exported = try BatchCLI.run(["export", workspace.appendingPathComponent("exports/\(name)").path,
-                                             "--to", format, "-o", direct.path + "/"] + (strict ? ["--strict"] : []))
-            XCTAssertEqual(exported.status, 0, exported.stderr)
-            let expected = files(under: direct)
-            XCTAssertFalse(expected.isEmpty)
-            XCTAssertEqual(files(under: bin.appendingPathComponent("\(name).\(suffix)")), expected,
-                           "\(name) \(format): bazel's tree differs from keyframe export")
-        }
+        // The player formats hold exactly what `keyframe export -o DIR/` writes: the walker's Lottie as the three
+        // declared clip files, its Core Animation as a tree artifact, hopbot's Lottie with the rule's profile, PNG
+        // preset, indentation and strictness.
+        XCTAssertEqual(files(under: bin.appendingPathComponent("animate-walker.lottie")),
+                       try exported("animate-walker", ["--to", "lottie"]), "walker lottie: bazel against keyframe export")
+        let walkerCA = try exported("animate-walker", ["--to", "core-animation"])
+        XCTAssertEqual(files(under: bin.appendingPathComponent("animate-walker.ca")), walkerCA,
+                       "walker core-animation: bazel's tree against keyframe export")
+        XCTAssertEqual(files(under: bin.appendingPathComponent("flump-hopbot.lottie")),
+                       try exported("flump-hopbot", ["--to", "lottie", "--profile", "full", "--png", "fast", "--pretty",
+                                                     "--strict"]), "hopbot lottie: bazel's tree against keyframe export")
+        // The preview is the contact sheet a batch bundles, byte for byte.
+        let batchOut = work.appendingPathComponent("batch-out")
+        let batch = try BatchCLI.run(["batch", workspace.appendingPathComponent("exports/animate-walker").path,
+                                      "-o", batchOut.path, "--render-previews"])
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        XCTAssertEqual(try Data(contentsOf: bin.appendingPathComponent("animate-walker.preview.png")),
+                       try Data(contentsOf: batchOut.appendingPathComponent("preview/animate-walker.png")))
 
         // Change one input: only its actions run (its normalized JSON and its Lottie).
         let library = workspace.appendingPathComponent("exports/flump-hopbot/library.json")
-        try Data((try String(contentsOf: library, encoding: .utf8) + "\n").utf8).write(to: library)
-        let second = try build("second.json")
-        let rerun = keyframeSpawns(second)
+        let original = try String(contentsOf: library, encoding: .utf8)
+        try Data((original + "\n").utf8).write(to: library)
+        let rerun = keyframeSpawns(try build("second.json").spawns)
         XCTAssertEqual(rerun.compactMap { $0["mnemonic"]?.stringValue }.sorted(), ["KeyframeConvert", "KeyframeExportLottie"])
         XCTAssert(rerun.allSatisfy { $0["commandArgs"]?.arrayValue?[2].stringValue == "exports/flump-hopbot/library.json" },
                   "\(rerun.map { $0["commandArgs"] ?? .null })")
 
         // After a clean, the disk cache serves every action, tree artifacts included.
         XCTAssertEqual(try bazel(["clean"]).status, 0)
-        let third = try build("third.json")
-        let actions = keyframeSpawns(third)
-        XCTAssertEqual(actions.count, 7)
+        let actions = keyframeSpawns(try build("third.json").spawns)
+        XCTAssertEqual(actions.count, 8)
         XCTAssert(actions.allSatisfy { $0["remoteCacheHit"]?.boolValue == true },
                   "every action from the disk cache: \(actions.map { $0["remoteCacheHit"] ?? .null })")
-        XCTAssertEqual(files(under: bin.appendingPathComponent("animate-walker.ca")),
-                       files(under: work.appendingPathComponent("direct-animate-walker.ca")), "the cached tree artifact")
+        XCTAssertEqual(files(under: bin.appendingPathComponent("animate-walker.ca")), walkerCA, "the cached tree artifact")
+
+        // Two broken exports: with --keep_going both are reported, where an editor can open them (execroot-relative
+        // paths are the workspace's).
+        try Data(original.replacingOccurrences(of: "\"movies\":[", with: "\"movies\":[}").utf8).write(to: library)
+        let animation = workspace.appendingPathComponent("exports/bta-spinner/Animation.json")
+        try Data(try String(contentsOf: animation, encoding: .utf8)
+            .replacingOccurrences(of: "\"SN\"", with: "\"SN_\"").utf8).write(to: animation)
+        let broken = try bazel(["build", "//...", "--keep_going"])
+        XCTAssertNotEqual(broken.status, 0, broken.output)
+        let reported = broken.output.split(separator: "\n")
+        XCTAssert(reported.contains { $0.range(of: #"^exports/flump-hopbot/library\.json:\d+:\d+: error: invalid JSON: "#,
+                                                options: .regularExpression) != nil }, broken.output)
+        XCTAssert(reported.contains { $0.range(of: #"^exports/bta-spinner/Animation\.json:\d+:\d+: error: "#,
+                                                options: .regularExpression) != nil }, broken.output)
+    }
+
+    // MARK: - Remote cache
+
+    /// How to run BuildGrid's `bgd`: the command on the PATH, else its module through `python3` (a `pip install
+    /// --user` puts the command where the PATH may not look); `nil` when BuildGrid is not installed.
+    private static var buildGridCommand: [String]? {
+        func onPath(_ name: String) -> String? {
+            for folder in (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":") {
+                let path = "\(folder)/\(name)"
+                if FileManager.default.isExecutableFile(atPath: path) { return path }
+            }
+            return nil
+        }
+        if let bgd = onPath("bgd") { return [bgd] }
+        guard let python = onPath("python3"),
+            (try? CommandRun.run([python, "-c", "import buildgrid.server.app"]))?.status == 0
+        else { return nil }
+        return [python, "-c", "import sys; from buildgrid.server.app import cli; sys.argv[0] = 'bgd'; sys.exit(cli())"]
+    }
+
+    /// A TCP port on 127.0.0.1 that nothing listens on now.
+    private static func freePort() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw XCTSkip("cannot open a socket") }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) == 0 && getsockname(fd, $0, &length) == 0 }
+        }
+        guard bound else { throw XCTSkip("cannot find a free port on 127.0.0.1") }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts TCP connections on 127.0.0.1:`port`.
+    private static func listening(_ port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = UInt16(port).bigEndian
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
+    /// Stops a server: SIGTERM, then SIGKILL if it is still running after 30 s.
+    private static func stop(_ process: Process) {
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date().addingTimeInterval(30)
+        while process.isRunning && Date() < deadline { Thread.sleep(forTimeInterval: 0.2) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        process.waitUntilExit()
+    }
+
+    /// Starts BuildGrid on a free port of 127.0.0.1 with a disk CAS, an action cache and the bytestream service, and
+    /// waits until it accepts connections; returns its `grpc://` address.
+    private func startBuildGrid() throws -> String {
+        guard let bgd = Self.buildGridCommand else {
+            throw XCTSkip("BuildGrid is not installed (no bgd on the PATH; `pip install buildgrid`, which Scripts/ensure-deps.sh test runs). Remote cache test skipped")
+        }
+        let port = try Self.freePort()
+        let folder = work.appendingPathComponent("buildgrid")
+        try FileManager.default.createDirectory(at: folder.appendingPathComponent("cas"), withIntermediateDirectories: true)
+        let config = folder.appendingPathComponent("server.yml")
+        try Data("""
+            server:
+              - !channel
+                address: "127.0.0.1:\(port)"
+                insecure-mode: true
+            authorization:
+              method: none
+            storages:
+              - !disk-storage &cas
+                path: \(folder.appendingPathComponent("cas").path)
+            caches:
+              - !lru-action-cache &actions
+                storage: *cas
+                max-cached-refs: 10000
+                allow-updates: true
+                cache-failed-actions: false
+            instances:
+              - name: ""
+                services:
+                  - !action-cache
+                    cache: *actions
+                  - !cas
+                    storage: *cas
+                  - !bytestream
+                    storage: *cas
+
+            """.utf8).write(to: config)
+        let logURL = folder.appendingPathComponent("server.log")
+        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        let log = try FileHandle(forWritingTo: logURL)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: bgd[0])
+        process.arguments = Array(bgd.dropFirst()) + ["server", "start", config.path]
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = log
+        process.standardError = log
+        try process.run()
+        buildGrid = process
+        // BuildGrid takes a few seconds (more on a busy machine) to import and bind.
+        let deadline = Date().addingTimeInterval(180)
+        while !Self.listening(port) {
+            guard process.isRunning, Date() < deadline else {
+                let text = (try? String(contentsOf: logURL, encoding: .utf8)) ?? ""
+                XCTFail("BuildGrid did not start on 127.0.0.1:\(port):\n\(text)")
+                throw XCTSkip("BuildGrid did not start")
+            }
+            Thread.sleep(forTimeInterval: 0.25)
+        }
+        return "grpc://127.0.0.1:\(port)"
+    }
+
+    func testTwoOutputBasesShareResultsThroughARemoteCache() throws {
+        let cache = try startBuildGrid()
+        // Two checkouts in different places, each with its own output base: what two machines would have.
+        let other = try copyExample(to: "ws-other")
+        let (_, first) = try build("remote-first.json", base: "base-a", flags: ["--remote_cache=\(cache)"])
+        XCTAssertEqual(keyframeSpawns(first).count, 8)
+        XCTAssert(keyframeSpawns(first).allSatisfy { $0["remoteCacheHit"]?.boolValue == false }, "a cold cache")
+        let (log, second) = try build("remote-second.json", base: "base-b", in: other, flags: ["--remote_cache=\(cache)"])
+        let conversions = keyframeSpawns(second)
+        XCTAssertEqual(conversions.count, 8)
+        XCTAssert(conversions.allSatisfy { $0["remoteCacheHit"]?.boolValue == true },
+                  "every conversion from BuildGrid: \(conversions.map { $0["remoteCacheHit"] ?? .null })")
+        XCTAssert(log.contains("8 remote cache hit"), log)
+        // The second output base's files are the first's, byte for byte (tree artifacts and declared clip files).
+        let a = files(under: try bazelBin(base: "base-a"))
+        let b = files(under: try bazelBin(base: "base-b", in: other))
+        XCTAssertEqual(Set(a.keys), Set(b.keys))
+        XCTAssert(a.keys.contains("animate-walker.lottie/walk.json") && a.keys.contains("animate-walker.ca/walker.json"),
+                  "\(a.keys.sorted())")
+        for (path, bytes) in a { XCTAssertEqual(b[path], bytes, path) }
     }
 }

@@ -299,7 +299,7 @@ struct AnimateReader {
     func spriteMap(_ cursor: JSONCursor, file: String) throws(JSONSchemaError) -> AnimateSpriteMap {
         let meta = try cursor.member("meta")
         let sizeCursor = try meta.member("size")
-        let resolution = try meta.optionalMember(anyOf: ["resolution", "scale"])?.lenientNumber() ?? 1
+        let resolution = try meta.optionalMember(anyOf: ["resolution", "scale"])?.numberOrNumericText() ?? 1
         guard resolution > 0 else { throw meta.error(at: "resolution", "resolution must be positive") }
         var sprites: [(String, Rect, Bool, JSONPath)] = []
         for entry in try cursor.member("ATLAS").member("SPRITES").array() {

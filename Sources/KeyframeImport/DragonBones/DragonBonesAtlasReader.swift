@@ -107,7 +107,7 @@ struct DragonBonesAtlasReader {
     {
         let meta = try json.member("meta")
         let imagePath = try meta.member("image").string()
-        var scale = try meta.optionalMember("scale")?.lenientNumber() ?? 1
+        var scale = try meta.optionalMember("scale")?.numberOrNumericText() ?? 1  // TexturePacker writes "1"
         if scale <= 0 { scale = 1 }
         let image = try addImage(imagePath, declared: nil, resolution: scale, folder: folder, file: file, into: &result)
         for entry in try json.member("frames").array() {

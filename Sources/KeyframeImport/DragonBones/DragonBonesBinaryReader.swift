@@ -21,7 +21,9 @@ struct DragonBonesBinaryReader {
     }
 
     /// The header (as a JSON cursor) and the arrays of a `.dbbin` file; errors name the file.
-    static func split(_ bytes: [UInt8], file: String) throws(ImportError) -> (header: JSONCursor, arrays: Arrays) {
+    static func split(_ bytes: [UInt8], file: String, lenientReads: JSONLenientReads? = nil) throws(ImportError)
+        -> (header: JSONCursor, arrays: Arrays)
+    {
         func fail(_ reason: String) -> ImportError { ImportError(.unrecognizedInput(path: file, reason: reason)) }
         guard bytes.count >= 12, Array(bytes[0..<4]) == Array("DBDT".utf8) else {
             throw fail("not DragonBones binary data (no DBDT tag)")
@@ -29,7 +31,7 @@ struct DragonBonesBinaryReader {
         let headerLength = Int(UInt32(bytes[8]) | UInt32(bytes[9]) << 8 | UInt32(bytes[10]) << 16 | UInt32(bytes[11]) << 24)
         guard headerLength <= bytes.count - 12 else { throw fail("the header is longer than the file") }
         let header: JSONCursor
-        do { header = JSONCursor(try JSONParser.parse(Array(bytes[12..<(12 + headerLength)]))) } catch {
+        do { header = JSONCursor(try JSONParser.parse(Array(bytes[12..<(12 + headerLength)])), lenientReads: lenientReads) } catch {
             throw ImportError(.syntax(file: file, error))
         }
         let base = 12 + headerLength
@@ -82,7 +84,7 @@ struct DragonBonesBinaryReader {
             })
             rawArmatures = try header.member("armature").array()
         }
-        var data = try DragonBonesReader().read(JSONCursor(.object(stripped), path: header.path), version: version)
+        var data = try DragonBonesReader().read(header.cursor(.object(stripped), at: header.path), version: version)
         for (index, raw) in rawArmatures.enumerated() where index < data.armatures.count {
             for cursor in try raw.optionalMember("animation")?.array() ?? [] {
                 data.armatures[index].animations.append(try readAnimation(cursor, diagnostics: &diagnostics, file: file))
@@ -177,7 +179,7 @@ struct DragonBonesBinaryReader {
 
         for (name, cursor) in try (json.optionalMember("bone")?.object() ?? [:]).sorted(by: { $0.key < $1.key }) {
             let path = json.path.appending("bone").appending(name)
-            let list = try JSONCursor(cursor, path: path).array().map { (c) throws(JSONSchemaError) in try c.integer() }
+            let list = try json.cursor(cursor, at: path).array().map { (c) throws(JSONSchemaError) in try c.integer() }
             var timeline = DragonBonesWire.BoneTimeline(name: name, path: path)
             timeline.rotationsUnwrapped = true
             for i in stride(from: 0, to: list.count - 1, by: 2) {
@@ -211,7 +213,7 @@ struct DragonBonesBinaryReader {
         }
         for (name, cursor) in try (json.optionalMember("slot")?.object() ?? [:]).sorted(by: { $0.key < $1.key }) {
             let path = json.path.appending("slot").appending(name)
-            let list = try JSONCursor(cursor, path: path).array().map { (c) throws(JSONSchemaError) in try c.integer() }
+            let list = try json.cursor(cursor, at: path).array().map { (c) throws(JSONSchemaError) in try c.integer() }
             var timeline = DragonBonesWire.SlotTimeline(name: name, path: path)
             for i in stride(from: 0, to: list.count - 1, by: 2) {
                 let (type, offset) = (list[i], list[i + 1])

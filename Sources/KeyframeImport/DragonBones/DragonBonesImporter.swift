@@ -23,7 +23,8 @@ enum DragonBonesImporter {
         var arrays = DragonBonesBinaryReader.Arrays()
         let root: JSONCursor
         if binary {
-            (root, arrays) = try DragonBonesBinaryReader.split(try folder.read(file), file: file)
+            (root, arrays) = try DragonBonesBinaryReader.split(try folder.read(file), file: file,
+                                                                lenientReads: folder.lenientReads(of: file))
         } else {
             root = try folder.readJSON(file)
         }

@@ -3,7 +3,9 @@ import KeyframeModel
 
 /// Reads DragonBones 4.0–5.6 skeleton JSON into ``DragonBonesWire`` values, accepting the spellings the runtime
 /// accepts (`ffd`/`deform`, `frame` or split `translateFrame`/`rotateFrame`/`scaleFrame`, `displayFrame`/`colorFrame`,
-/// numeric strings, `"NaN"`), and failing with the JSON path of anything malformed.
+/// numeric strings, `"NaN"`), and failing with the JSON path of anything malformed. Numbers written as strings and
+/// Booleans written as text or numbers where they do not belong are read and recorded as lenient reads (a warning
+/// each, ``JSONLenientReads``); `"NaN"` and `0`/`1` flags are what the DragonBones tools write and are not.
 struct DragonBonesReader {
     /// Versions read directly; older data is up-converted first.
     static let directVersions: Set<String> = ["4.0", "4.5", "5.0", "5.5", "5.6"]
@@ -265,7 +267,10 @@ struct DragonBonesReader {
                 } else if let easing = frame.value["tweenEasing"] {
                     switch easing {
                     case .number(let value) where value.isFinite: tween = .easing(value)
-                    case .string(let text) where Double(text)?.isFinite == true: tween = .easing(Double(text)!)
+                    case .string(let text) where Double(text)?.isFinite == true:
+                        tween = .easing(Double(text)!)
+                        frame.cursor(easing, at: frame.path.appending("tweenEasing"))
+                            .noteLenient("number-as-string", readAs: JSONCursor.javaScriptText(of: Double(text)!))
                     default: tween = .none
                     }
                 }
@@ -308,12 +313,15 @@ struct DragonBonesReader {
             gO: try number(json, "gO", 0), bO: try number(json, "bO", 0))
     }
 
-    /// A number the runtime's way: absent, null or `"NaN"` → `fallback`; numeric strings accepted.
+    /// A number the runtime's way: absent, null or `"NaN"` → `fallback`; numeric strings and Booleans accepted (and
+    /// recorded as lenient reads).
     private func number(_ json: JSONCursor, _ key: String, _ fallback: Double) throws(JSONSchemaError) -> Double {
         guard let cursor = try json.optionalMember(key) else { return fallback }
         switch cursor.value {
         case .string(let text) where text == "NaN": return fallback
-        case .bool(let flag): return flag ? 1 : 0
+        case .bool(let flag):
+            cursor.noteLenient("boolean-as-number", readAs: flag ? "1" : "0")
+            return flag ? 1 : 0
         default: return try cursor.lenientNumber()
         }
     }
@@ -331,7 +339,10 @@ struct DragonBonesReader {
         switch cursor.value {
         case .bool(let flag): return flag
         case .number(let number): return number != 0
-        case .string(let text): return !["0", "NaN", "", "false", "null", "undefined"].contains(text)
+        case .string(let text):
+            let flag = !["0", "NaN", "", "false", "null", "undefined"].contains(text)
+            cursor.noteLenient("boolean-as-string", readAs: flag ? "true" : "false")
+            return flag
         default: throw cursor.error("expected a boolean, found \(cursor.value.typeName)")
         }
     }
