@@ -193,7 +193,7 @@ public struct BatchRunner: Sendable {
                 var exportOptions = ExportOptions(strict: options.strict)
                 exportOptions.pictures = options.pictures
                 do {
-                    result = try exporter.export(document, assetsFolder: export.inputFolder, options: exportOptions)
+                    result = try exporter.export(document, assetsFolder: export.imagesFolder, options: exportOptions)
                 } catch {
                     return failure("\(format.rawValue) export: \(error)")
                 }
@@ -222,7 +222,7 @@ public struct BatchRunner: Sendable {
         if options.previews {
             let path = OutputNaming.preview(of: export)
             do {
-                let scene = try RenderScene(document: document, assetsFolder: export.inputFolder)
+                let scene = try RenderScene(document: document, assetsFolder: export.imagesFolder)
                 var session = RenderSession(scene: scene)
                 // A glance, not a render: up to 12 frames per clip at 4 fps, small cells.
                 session.fit = .content

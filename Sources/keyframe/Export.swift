@@ -82,7 +82,7 @@ struct Export: ParsableCommand {
             throw fail("export --to \(to.rawValue) is not available in this build")
         }
         let loaded = try InputDocument.load(input, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value))
-        let assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
+        let assetsFolder = assets.map { InputFolder($0) } ?? loaded.inputFolder
         try loaded.printWarnings()
         var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
         if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }

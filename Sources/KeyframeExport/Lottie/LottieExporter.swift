@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import KeyframeEngine
+import KeyframeFiles
 import KeyframeJSON
 import KeyframeModel
 import KeyframePNG
@@ -22,7 +23,7 @@ public struct LottieExporter: DocumentExporter {
 
     public init() {}
 
-    public func export(_ document: Document, assetsFolder: URL, options: ExportOptions) throws(ExportError)
+    public func export(_ document: Document, assetsFolder: InputFolder, options: ExportOptions) throws(ExportError)
         -> ExportResult
     {
         try exportWithReports(document, assetsFolder: assetsFolder, options: options).result
@@ -32,12 +33,20 @@ public struct LottieExporter: DocumentExporter {
     public func exportWithReports(_ document: Document, assetsFolder: URL, options: ExportOptions)
         throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
     {
+        try exportWithReports(document, assetsFolder: InputFolder(assetsFolder.path), options: options)
+    }
+
+    /// Exports and also returns, per exported clip, what was exact, approximated and dropped.
+    public func exportWithReports(_ document: Document, assetsFolder: InputFolder, options: ExportOptions)
+        throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
+    {
         let clips = try LottieExporter.chosenClips(document, options: options)
         let library: AtlasLibrary
         do {
             library = try AtlasLibrary(document: document, folder: assetsFolder)
         } catch {
-            throw ExportError(source: document.name, message: "\(error)")
+            // The error names the image's file, or its field of the document.
+            throw ExportError(message: "\(error)")
         }
         return try exportWithReports(document, library: library, clips: clips, options: options)
     }

@@ -22,7 +22,7 @@ struct DragonBonesBinaryReader {
 
     /// The header (as a JSON cursor) and the arrays of a `.dbbin` file; errors name the file.
     static func split(_ bytes: [UInt8], file: String) throws(ImportError) -> (header: JSONCursor, arrays: Arrays) {
-        func fail(_ reason: String) -> ImportError { ImportError(.unrecognizedInput(path: file, reason: reason)) }
+        func fail(_ reason: String) -> ImportError { ImportError(.invalidFile(file: file, reason: reason)) }
         guard bytes.count >= 12, Array(bytes[0..<4]) == Array("DBDT".utf8) else {
             throw fail("not DragonBones binary data (no DBDT tag)")
         }
