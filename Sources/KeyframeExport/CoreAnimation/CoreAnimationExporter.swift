@@ -147,17 +147,15 @@ public struct CoreAnimationExporter: DocumentExporter {
         }
     }
 
-    /// The image's file name under `images/`: its own name, prefixed by its id when two images share a name.
+    /// The image's file name under `images/`: its own name, prefixed by its id when two images share a name, both
+    /// made file names by Keyframe's one naming rule (``FileName/stem(_:)``).
     static func fileName(for image: AtlasImage, in document: Document) -> String {
         let name = (image.path as NSString).lastPathComponent
         let clashes = document.assets.images.filter { ($0.path as NSString).lastPathComponent == name }.count > 1
-        return clashes ? safeName(image.id) + "-" + name : name
+        return FileName.stem(clashes ? image.id + "-" + name : name)
     }
 
-    /// A clip or image name usable as one path component on every platform the files go to (the same rule as the
-    /// Lottie exporter's file names: `/`, `:`, `\\` and NUL become `_`, so `robot:hop` is `robot_hop`).
-    static func safeName(_ name: String) -> String {
-        let cleaned = String(name.map { $0 == "/" || $0 == ":" || $0 == "\\" || $0 == "\0" ? "_" : $0 })
-        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "clip" : cleaned
-    }
+    /// A clip or picture name as a file name: Keyframe's one naming rule (``FileName/stem(_:)``), the same as the
+    /// Lottie exporter's and `render`'s (`robot:hop` is `robot_hop`).
+    static func safeName(_ name: String) -> String { FileName.stem(name) }
 }

@@ -148,12 +148,7 @@ public struct LottieExporter: DocumentExporter {
         return clips
     }
 
-    /// `<clip>.json`, with characters that cannot be in a file name replaced (`robot:hop` → `robot_hop.json`).
-    public static func fileName(for clip: String) -> String {
-        let safe = clip.map { c -> Character in
-            c == "/" || c == ":" || c == "\\" || c == "\0" ? "_" : c
-        }
-        let stem = String(safe)
-        return (stem.isEmpty || stem == "." || stem == ".." ? "clip" : stem) + ".json"
-    }
+    /// `<clip>.json`, the clip's name made a file name by Keyframe's one naming rule (``FileName/stem(_:)``:
+    /// `robot:hop` → `robot_hop.json`, `line1\nline2` → `line1_line2.json`).
+    public static func fileName(for clip: String) -> String { FileName.stem(clip) + ".json" }
 }
