@@ -2,9 +2,10 @@ import Foundation
 import KeyframeTestSupport
 import XCTest
 
-/// Names from an export reach file names (issue 23, defect 4): every command names files by one rule (letters,
-/// marks, digits, `.`, `-`, `_`, `~`; anything else `_`), so no name with a newline, `/`, `..` or NUL leaves its
-/// folder or splits a line, and collisions are still refused.
+/// Names from an export reach file names and HTML pages (issue 23, defects 4 and 5): every command names files by
+/// one rule (letters, marks, digits, `.`, `-`, `_`, `~`; anything else `_`), so no name with a newline, `/`, `..`
+/// or NUL leaves its folder or splits a line, collisions are still refused, and every page the tool writes keeps a
+/// name like `</script><!--<script>` as text.
 final class HostileNameCLITests: XCTestCase {
     var work: URL!
     var walker: String { TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path }
@@ -113,5 +114,60 @@ final class HostileNameCLITests: XCTestCase {
         XCTAssertEqual(batch.status, 1)
         XCTAssertTrue(batch.stderr.contains("two different files are named line1_line2.json"), batch.stderr)
         XCTAssertEqual(entries(under: out).filter { $0.hasSuffix(".json") || $0.hasSuffix(".png") }, [])
+    }
+
+    /// A name with `<!--<script>`, `</script>` and U+2028 in the preview page (the name of a clip and the title):
+    /// the data block holds no `<` at all, and the names read back exactly (before: `<!--` was written as is).
+    func testThePreviewPageKeepsHostileNamesAsData() throws {
+        let names = ["a</script><!--<script>b", "c\u{2028}d\u{2029}e", "<!--<script>alert(1)</script>-->"]
+        let title = "t</title><!--<script>"
+        let document = try walker(clips: names, title: title, in: "in")
+        let page = work.appendingPathComponent("page.html")
+        let run = try CLIRunner.run(["preview", document, "-o", page.path, "--frames", "0"])
+        XCTAssertEqual(run.status, 0, run.stderr)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        // Exactly the page's own three script elements, and no comment opener anywhere.
+        XCTAssertEqual(html.components(separatedBy: "<script").count - 1, 3)
+        XCTAssertFalse(html.contains("<!--"))
+        XCTAssertFalse(html.contains("\u{2028}") || html.contains("\u{2029}"))
+        let data = try XCTUnwrap(html.range(of: "<script type=\"application/json\" id=\"kf-data\">"))
+        let end = try XCTUnwrap(html.range(of: "</script>", range: data.upperBound..<html.endIndex))
+        let json = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(html[data.upperBound..<end.lowerBound].utf8))
+                                 as? [String: Any])
+        XCTAssertEqual(json["title"] as? String, title)
+        XCTAssertEqual((json["clips"] as? [[String: Any]])?.compactMap { $0["name"] as? String }, names)
+        XCTAssertTrue(html.contains("<title>t&lt;/title&gt;&lt;!--&lt;script&gt; — Keyframe preview</title>"))
+    }
+
+    /// The verify report (`verify --html`) and the batch report (`batch --verify-html`) show hostile names as text.
+    func testVerifyReportsKeepHostileNamesAsText() throws {
+        let hostile = "x<!--<script>alert(1)"  // no `/`: it is also a file name
+        let document = try walker(clips: ["walk"], title: hostile, in: "in", file: hostile + ".json")
+        let golden = work.appendingPathComponent("golden \(hostile)")
+        let report = work.appendingPathComponent("verify.html")
+        let verify = try CLIRunner.run(["verify", document, "--golden", golden.path, "--record", "--frames", "0..1"])
+        XCTAssertEqual(verify.status, 0, verify.stderr)
+        // Deface a golden frame so the report has a failure to show, with the golden folder's name.
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("walk-0001.png"))
+        let failing = try CLIRunner.run(["verify", document, "--golden", golden.path, "--frames", "0..1",
+                                         "--html", report.path, "--artifacts", work.appendingPathComponent("art").path])
+        XCTAssertEqual(failing.status, 1, failing.stderr)
+        let batchReport = work.appendingPathComponent("batch.html")
+        let batch = try CLIRunner.run(["batch", work.appendingPathComponent("in").path, "-o",
+                                       work.appendingPathComponent("out").path, "--verify",
+                                       work.appendingPathComponent("no goldens").path, "--record"])
+        XCTAssertEqual(batch.status, 0, batch.stderr)
+        try FileManager.default.removeItem(at: work.appendingPathComponent("no goldens/\(hostile)/walk-0000.png"))
+        let batchFailing = try CLIRunner.run(["batch", work.appendingPathComponent("in").path, "-o",
+                                              work.appendingPathComponent("out").path, "--verify",
+                                              work.appendingPathComponent("no goldens").path,
+                                              "--verify-html", batchReport.path])
+        XCTAssertEqual(batchFailing.status, 1, batchFailing.stderr)
+        for page in [report, batchReport] {
+            let html = try String(contentsOf: page, encoding: .utf8)
+            XCTAssertFalse(html.contains("<script"), page.lastPathComponent)
+            XCTAssertFalse(html.contains("<!--"), page.lastPathComponent)
+            XCTAssertTrue(html.contains("x&lt;!--&lt;script&gt;alert(1)"), page.lastPathComponent)
+        }
     }
 }
