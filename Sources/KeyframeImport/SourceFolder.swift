@@ -60,6 +60,11 @@ final class SourceFolder {
     /// pipes, devices, dangling or looping links and links leading out of the folder are not files to read.
     func fileExists(_ relative: String) -> Bool {
         guard let clean = try? resolve(relative) else { return false }
+        return isRegularFile(clean)
+    }
+
+    /// Whether `clean`, a path ``resolve(_:)`` returned, is a regular file.
+    private func isRegularFile(_ clean: String) -> Bool {
         if let memory { return memory[clean] != nil }
         if preloadedBytes(clean) != nil { return true }
         var info = stat()
@@ -72,7 +77,7 @@ final class SourceFolder {
         do { clean = try resolve(relative) } catch {
             throw ImportError(.missingFile(path: relative, reason: error.message(folder: "the export's folder")))
         }
-        guard fileExists(clean) else {
+        guard isRegularFile(clean) else {
             throw ImportError(.missingFile(path: clean, reason: "file not found"))
         }
         if let bytes = memory?[clean] ?? preloadedBytes(clean) {
@@ -126,7 +131,7 @@ final class SourceFolder {
         } else if let file = preloadedBytes(clean) {
             bytes = Array(file.prefix(24))
         } else {
-            guard fileExists(clean) else { return nil }
+            guard isRegularFile(clean) else { return nil }
             guard let handle = try? FileHandle(forReadingFrom: url(for: clean)) else { return nil }
             defer { try? handle.close() }
             guard let data = try? handle.read(upToCount: 24) else { return nil }

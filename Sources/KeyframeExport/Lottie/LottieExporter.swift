@@ -30,13 +30,6 @@ public struct LottieExporter: DocumentExporter {
     }
 
     /// Exports and also returns, per exported clip, what was exact, approximated and dropped.
-    public func exportWithReports(_ document: Document, assetsFolder: URL, options: ExportOptions)
-        throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
-    {
-        try exportWithReports(document, assetsFolder: InputFolder(assetsFolder.path), options: options)
-    }
-
-    /// Exports and also returns, per exported clip, what was exact, approximated and dropped.
     public func exportWithReports(_ document: Document, assetsFolder: InputFolder, options: ExportOptions)
         throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
     {
