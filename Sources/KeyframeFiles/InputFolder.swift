@@ -31,8 +31,8 @@ public struct InputFolder: Sendable, Equatable {
     public let path: String
     /// How messages name the folder: usually ``path``; empty to name files relative to the folder.
     public let displayName: String
-    /// The folder's real path and, in a sandbox of links, the real folder of its main file.
-    private let realLocations: [String]
+    /// The main file, relative to the folder, whose real folder also counts (see the type's documentation).
+    private let mainFile: String?
 
     /// The folder at `path`, named `displayName` in messages (default: `path`); `mainFile`, relative to the folder,
     /// is the file the input was detected by (see the type's documentation).
@@ -44,16 +44,7 @@ public struct InputFolder: Sendable, Equatable {
         var display = displayName ?? path
         while display.count > 1 && display.hasSuffix("/") { display.removeLast() }
         self.displayName = display
-        var locations: [String] = []
-        if let real = InputFolder.realPath(trimmed.isEmpty ? "." : trimmed) { locations.append(real) }
-        if let mainFile, let clean = try? InputFolder.clean(mainFile) {
-            let main = trimmed.isEmpty ? clean : trimmed + "/" + clean
-            if let real = InputFolder.realPath(main), let slash = real.lastIndex(of: "/") {
-                let folder = slash == real.startIndex ? "/" : String(real[..<slash])
-                if !locations.contains(folder) { locations.append(folder) }
-            }
-        }
-        self.realLocations = locations
+        self.mainFile = mainFile.flatMap { try? InputFolder.clean($0) }
     }
 
     /// The path to open for `relative`, a path inside the folder (as ``resolve(_:)`` returns it).
@@ -73,11 +64,36 @@ public struct InputFolder: Sendable, Equatable {
     ///   an error here: opening it reports it missing.
     public func resolve(_ written: String) throws(InputPathError) -> String {
         let relative = try InputFolder.clean(written)
-        guard !realLocations.isEmpty, let real = InputFolder.realPath(location(of: relative)) else { return relative }
-        guard realLocations.contains(where: { InputFolder.isInside(real, $0) }) else {
+        // The common case costs one `lstat` per segment: when no segment below the folder is a link, the clean path
+        // is where the file really is, inside the folder. Only a link sends the path through `realpath`.
+        var prefix = path
+        var linked = false
+        for segment in relative.split(separator: "/") {
+            prefix = InputFolder.join(prefix, String(segment))
+            var info = stat()
+            // A missing segment: nothing below it exists to be read.
+            guard lstat(prefix, &info) == 0 else { return relative }
+            if (info.st_mode & S_IFMT) == S_IFLNK {
+                linked = true
+                break
+            }
+        }
+        guard linked, let real = InputFolder.realPath(location(of: relative)) else { return relative }
+        guard realLocations().contains(where: { InputFolder.isInside(real, $0) }) else {
             throw InputPathError(written: written, reason: .linksOutside(real))
         }
         return relative
+    }
+
+    /// The folder's real path and, in a sandbox of links, the real folder of its main file.
+    private func realLocations() -> [String] {
+        var locations: [String] = []
+        if let real = InputFolder.realPath(path.isEmpty ? "." : path) { locations.append(real) }
+        if let mainFile, let real = InputFolder.realPath(location(of: mainFile)), let slash = real.lastIndex(of: "/") {
+            let folder = slash == real.startIndex ? "/" : String(real[..<slash])
+            if !locations.contains(folder) { locations.append(folder) }
+        }
+        return locations
     }
 
     /// The lexical part of ``resolve(_:)``, which needs no file system (files held in memory, a document whose
