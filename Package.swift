@@ -42,7 +42,7 @@ let package = Package(
                 exclude: ["README.md"]),
         .target(name: "KeyframeExport",
                 dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG",
-                               "KeyframeRender"],
+                               "KeyframeRender", "KeyframeFiles"],
                 exclude: ["README.md"]),
         .target(name: "KeyframeVerify",
                 dependencies: ["KeyframeJSON", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
@@ -133,7 +133,7 @@ let package = Package(
                     exclude: ["ThorVGFrameFigures.json"]),
         .testTarget(name: "KeyframeBatchTests",
                     dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
-                                   "KeyframeTestSupport", "keyframe", "KeyframePNG", "KeyframeRaster"]),
+                                   "KeyframeTestSupport", "keyframe", "KeyframePNG", "KeyframeRaster", "KeyframeFiles"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 
 /// One export a batch converts: where it is, what its outputs are called, and which files it reads.
 public struct BatchExport: Sendable, Equatable {
@@ -33,5 +34,14 @@ public struct BatchExport: Sendable, Equatable {
     /// `name` inside the export's output folder, relative to OUT.
     public func outputPath(_ fileName: String) -> String {
         outputFolder.isEmpty ? fileName : outputFolder + "/" + fileName
+    }
+}
+
+extension BatchExport {
+    /// The export's folder as the paths its files name are resolved in (``InputFolder``): atlas images are read
+    /// from inside it, and messages name them relative to it, as a batch names every file of an export.
+    public var imagesFolder: InputFolder {
+        let main = source.standardizedFileURL.path == inputFolder.standardizedFileURL.path ? nil : source.lastPathComponent
+        return InputFolder(inputFolder.path, displayName: "", mainFile: main)
     }
 }

@@ -216,7 +216,7 @@ public struct BatchRunner: Sendable {
                 exportOptions.prettyJSON = options.prettyJSON
                 exportOptions.lottie = LottieExportSettings(profile: options.lottieProfile)
                 do {
-                    result = try exporter.export(document, assetsFolder: export.inputFolder, options: exportOptions)
+                    result = try exporter.export(document, assetsFolder: export.imagesFolder, options: exportOptions)
                 } catch {
                     return failure("\(format.rawValue) export: \(error)")
                 }
@@ -256,7 +256,7 @@ public struct BatchRunner: Sendable {
         if options.previews {
             let path = OutputNaming.preview(of: export)
             do {
-                let scene = try RenderScene(document: document, assetsFolder: export.inputFolder)
+                let scene = try RenderScene(document: document, assetsFolder: export.imagesFolder)
                 // A glance, not a render: up to 12 frames per clip at 4 fps, small cells.
                 _ = try RenderSession.preview(of: scene, to: URL(fileURLWithPath: state.folder + "/" + path)).run()
             } catch {

@@ -100,7 +100,7 @@ final class BatchVerifyRun: @unchecked Sendable {
         do {
             let document = try Importer.importDocument(at: export.source,
                                                        options: ImportOptions(scaleFactor: batch.scaleFactor))
-            var session = RenderSession(scene: try RenderScene(document: document, assetsFolder: export.inputFolder))
+            var session = RenderSession(scene: try RenderScene(document: document, assetsFolder: export.imagesFolder))
             options.configure(&session)
             session.jobs = innerJobs
             session.outputFolder = URL(fileURLWithPath: frameFolder)

@@ -1,5 +1,7 @@
 import Foundation
+import KeyframeFiles
 import KeyframeModel
+import KeyframeRender
 
 /// Turns a normalized document into files of one ``ExportFormat``, in memory.
 ///
@@ -14,9 +16,21 @@ public protocol DocumentExporter: Sendable {
     ///
     /// - Parameters:
     ///   - document: the normalized document.
-    ///   - assetsFolder: where the document's atlas images are (image paths are relative to it).
-    /// - Throws: ``ExportError`` for an unknown clip, an unreadable atlas image, or warnings under `strict`.
-    func export(_ document: Document, assetsFolder: URL, options: ExportOptions) throws(ExportError) -> ExportResult
+    ///   - assetsFolder: where the document's atlas images are: image paths are resolved inside it
+    ///     (``AtlasLibrary/imageFile(_:index:in:)``), and errors name them with its display name.
+    /// - Throws: ``ExportError`` for an unknown clip, an unreadable atlas image or one outside `assetsFolder`, or
+    ///   warnings under `strict`.
+    func export(_ document: Document, assetsFolder: InputFolder, options: ExportOptions) throws(ExportError)
+        -> ExportResult
+}
+
+extension DocumentExporter {
+    /// ``export(_:assetsFolder:options:)`` with the images in the folder at `assetsFolder`.
+    public func export(_ document: Document, assetsFolder: URL, options: ExportOptions) throws(ExportError)
+        -> ExportResult
+    {
+        try export(document, assetsFolder: InputFolder(assetsFolder.path), options: options)
+    }
 }
 
 /// The exporters this build of Keyframe has, by format.

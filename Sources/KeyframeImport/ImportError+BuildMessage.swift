@@ -25,6 +25,8 @@ extension ImportError {
             return [message(file, error.path.description, "at \(error.path): \(error.message)")]
         case .missingFile(let path, let reason):
             return [BuildMessage(.error, file: path, message: reason)]
+        case .invalidFile(let file, let reason):
+            return [BuildMessage(.error, file: file, message: reason)]
         case .missingSprite(let name, let file, let path):
             return [message(file, path, "at \(path): sprite \"\(name)\" is not in any spritemap")]
         case .symbolCycle(let chain):

@@ -1,7 +1,8 @@
 extension ImportError {
     /// The same error with every file name (relative to the export's folder) prefixed by `folder`, the export's
     /// folder as the user wrote it, so that `Animation.json:11:119` reads `Samples/walker/Animation.json:11:119`.
-    /// Absolute paths and an empty `folder` leave the error as it is.
+    /// Absolute paths, the input itself (``Kind/unrecognizedInput(path:reason:)``) and an empty `folder` leave the
+    /// error as it is.
     public func located(in folder: String) -> ImportError {
         guard !folder.isEmpty else { return self }
         func place(_ file: String) -> String {
@@ -18,7 +19,9 @@ extension ImportError {
         case .limitExceeded(let file, let path, let message):
             return ImportError(.limitExceeded(file: place(file), path: path, message: message))
         case .model(let file, let error): return ImportError(.model(file: place(file), error))
-        case .missingFile, .symbolCycle, .unrecognizedInput, .strictDiagnostics: return self
+        case .missingFile(let path, let reason): return ImportError(.missingFile(path: place(path), reason: reason))
+        case .invalidFile(let file, let reason): return ImportError(.invalidFile(file: place(file), reason: reason))
+        case .symbolCycle, .unrecognizedInput, .strictDiagnostics: return self
         }
     }
 }

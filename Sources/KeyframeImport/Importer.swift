@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframeJSON
 import KeyframeModel
 
@@ -48,25 +49,37 @@ public enum Importer {
     static func detect(_ url: URL, preloaded: [String: [UInt8]]) throws(ImportError)
         -> (format: DetectedFormat, folder: URL, file: String)
     {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
-            throw ImportError(.missingFile(path: url.path, reason: "no such file or folder"))
+        guard let place = exportFolder(of: url) else {
+            throw ImportError(.unrecognizedInput(path: url.relativePath, reason: "no such file or folder"))
         }
+        let folder = place.folder
+        if let file = place.file {
+            let name = try detectFile(file, in: SourceFolder(url: folder, preloaded: preloaded, mainFile: file),
+                                      path: url.relativePath)
+            return (name, folder, file)
+        }
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+        let name = try detectMain(in: SourceFolder(url: folder, preloaded: preloaded), names: names, path: url.relativePath)
+        return (name.format, folder, name.file)
+    }
+
+    /// The folder of the export at `url` and, when `url` names a file, that file: a folder is the export's folder
+    /// (for a BetterTextureAtlas `LIBRARY/` split, the folder above it), a file's folder is the export's folder.
+    /// Reads no file, so it also answers for an export that cannot be converted. `nil` when nothing is at `url`.
+    public static func exportFolder(of url: URL) -> (folder: URL, file: String?)? {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else { return nil }
         if isDirectory.boolValue {
-            var folder = url.standardizedFileURL
+            let folder = url.standardizedFileURL
             // A path into a BetterTextureAtlas LIBRARY/ split: the export is the folder above it.
             if folder.lastPathComponent == "LIBRARY",
                 FileManager.default.fileExists(atPath: folder.deletingLastPathComponent().appendingPathComponent("Animation.json").path)
             {
-                folder = folder.deletingLastPathComponent()
+                return (folder.deletingLastPathComponent(), nil)
             }
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-            let name = try detectMain(in: SourceFolder(url: folder, preloaded: preloaded), names: names, path: url.path)
-            return (name.format, folder, name.file)
+            return (folder, nil)
         }
-        let folder = url.standardizedFileURL.deletingLastPathComponent()
-        let name = try detectFile(url.lastPathComponent, in: SourceFolder(url: folder, preloaded: preloaded), path: url.path)
-        return (name, folder, url.lastPathComponent)
+        return (url.standardizedFileURL.deletingLastPathComponent(), url.lastPathComponent)
     }
 
     /// The format and main file of a folder whose entries are `names` (sorted).
@@ -80,7 +93,7 @@ public enum Importer {
         if let name = names.first(where: { $0 == "library.json" || $0 == "library.xml" }) {
             return (.flump, name)
         }
-        if source.memory == nil, let name = flumpLibrary(in: source.url, names: names) { return (.flump, name) }
+        if source.memory == nil, let name = flumpLibrary(in: source, names: names) { return (.flump, name) }
         // DragonBones skeletons saved under another name (`man.json`, `Ubbie.json`): the JSON with `armature`.
         if let name = DragonBonesImporter.skeletonFile(in: source, names: names) {
             return (.dragonBones, name)
@@ -113,7 +126,7 @@ public enum Importer {
 
     /// Imports an export held in memory: `files` maps each file's path relative to the export folder (`Animation.json`,
     /// `LIBRARY/Symbol.json`, `skeleton_tex.json`, …) to its bytes; `main` names the main file, or `nil` to find it
-    /// as in a folder on disk (a Flump library under another name than `library.json`/`library.xml` needs `main`). Errors name files as `/<name>/<file>`. The same readers and normalizers run as for
+    /// as in a folder on disk (a Flump library under another name than `library.json`/`library.xml` needs `main`). Errors name files relative to the export, as for a folder. The same readers and normalizers run as for
     /// ``importDocument(at:options:)``; atlas image sizes come from the PNG headers among `files`.
     public static func importDocument(files: [String: [UInt8]], main: String? = nil, name: String = "memory",
                                       options: ImportOptions = ImportOptions()) throws(ImportError) -> Document
@@ -124,9 +137,9 @@ public enum Importer {
         let file: String
         if let main {
             guard files[main] != nil else {
-                throw ImportError(.missingFile(path: source.url(for: main).path, reason: "file not found"))
+                throw ImportError(.missingFile(path: main, reason: "file not found"))
             }
-            (format, file) = (try detectFile(main, in: source, path: source.url(for: main).path), main)
+            (format, file) = (try detectFile(main, in: source, path: main), main)
         } else {
             (format, file) = try detectMain(in: source, names: source.listFiles(), path: path)
         }
@@ -151,8 +164,21 @@ public enum Importer {
         throws(ImportError) -> Document
     {
         let (format, folderURL, file) = try detect(url, preloaded: preloaded)
-        return try importDocument(from: SourceFolder(url: folderURL, preloaded: preloaded), format: format, file: file,
-                                  path: url.path, options: options)
+        return try importDocument(from: SourceFolder(url: folderURL, preloaded: preloaded, mainFile: file),
+                                  format: format, file: file, path: url.relativePath, options: options)
+    }
+
+    /// Checks that every image a normalized document names stays inside the folder it is resolved in, whichever
+    /// folder that is (the document's, or `--assets`): no `..` above it, no empty path, no NUL. Links can only be
+    /// checked against the folder the images are opened from, when they are opened.
+    static func checkImagePaths(of document: Document, file: String) throws(ImportError) {
+        for (index, image) in document.assets.images.enumerated() {
+            do { _ = try InputFolder.clean(image.path) } catch {
+                let path = JSONPath.root.appending("assets").appending("images").appending(index).appending("path")
+                throw ImportError(.schema(file: file, JSONSchemaError(
+                    path: path, message: "the atlas image " + error.message(folder: "the document's assets folder"))))
+            }
+        }
     }
 
     /// Reads `file` of `folder` as `format`, then applies the clip, strict and validation options.
@@ -173,6 +199,7 @@ public enum Importer {
             } catch {
                 throw ImportError(.unrecognizedInput(path: path, reason: "\(error)"))
             }
+            try checkImagePaths(of: document, file: file)
         case .dragonBones:
             document = try DragonBonesImporter.importDocument(folder: folder, file: file, options: options)
         case .flump:

@@ -5,6 +5,10 @@ import KeyframeModel
 
 /// The folder an export lives in: reads its files, parses JSON with file-named errors, and remembers which files
 /// were read (for the document's provenance).
+///
+/// Every file is opened through ``InputFolder`` — the files the importers find by listing the folder as well as the
+/// ones an export's JSON names — so nothing outside the export's folder is read, also through a symbolic link.
+/// Errors name files relative to the folder (``ImportError/located(in:)`` adds the folder as the user wrote it).
 final class SourceFolder {
     /// Largest JSON file accepted; real exports are a few MB.
     static let maximumFileSize = 512 << 20
@@ -19,11 +23,16 @@ final class SourceFolder {
     /// Files of a folder on disk that the caller has already read, keyed by standardized absolute path
     /// (``Importer/importDocument(at:preloaded:options:)``): they are taken from here instead of being read again.
     let preloaded: [String: [UInt8]]
+    /// The folder on disk that every path is resolved in (`nil` for files in memory, which are only checked
+    /// lexically).
+    let inputFolder: InputFolder?
 
-    init(url: URL, preloaded: [String: [UInt8]] = [:]) {
+    /// The folder at `url`; `mainFile` is the file the export was detected by (see ``InputFolder``).
+    init(url: URL, preloaded: [String: [UInt8]] = [:], mainFile: String? = nil) {
         self.url = url
         self.memory = nil
         self.preloaded = preloaded
+        self.inputFolder = InputFolder(url.path, displayName: "", mainFile: mainFile)
     }
 
     /// A folder whose files are `files` (relative path → bytes), named `name` in errors.
@@ -31,6 +40,14 @@ final class SourceFolder {
         self.url = URL(fileURLWithPath: "/").appendingPathComponent(name)
         self.memory = files
         self.preloaded = [:]
+        self.inputFolder = nil
+    }
+
+    /// The file that `written`, a path in one of the export's files or a name found by listing the folder, means:
+    /// its clean path relative to the folder, inside it after links (``InputFolder/resolve(_:)``).
+    func resolve(_ written: String) throws(InputPathError) -> String {
+        guard let inputFolder else { return try InputFolder.clean(written) }
+        return try inputFolder.resolve(written)
     }
 
     /// The bytes of `relative` if the caller preloaded them.
@@ -41,30 +58,39 @@ final class SourceFolder {
     /// The path of `relative` inside the folder.
     func url(for relative: String) -> URL { url.appendingPathComponent(relative) }
 
-    /// Whether `relative` exists as a regular file (after following symbolic links): folders, pipes, devices and
-    /// dangling or looping links are not files to read.
+    /// Whether `relative` exists inside the folder as a regular file (after following symbolic links): folders,
+    /// pipes, devices, dangling or looping links and links leading out of the folder are not files to read.
     func fileExists(_ relative: String) -> Bool {
-        if let memory { return memory[relative] != nil }
-        if preloadedBytes(relative) != nil { return true }
+        guard let clean = try? resolve(relative) else { return false }
+        return isRegularFile(clean)
+    }
+
+    /// Whether `clean`, a path ``resolve(_:)`` returned, is a regular file.
+    private func isRegularFile(_ clean: String) -> Bool {
+        if let memory { return memory[clean] != nil }
+        if preloadedBytes(clean) != nil { return true }
         var info = stat()
-        return stat(url(for: relative).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        return stat(url(for: clean).path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The bytes of `relative`.
     func read(_ relative: String) throws(ImportError) -> [UInt8] {
-        let fileURL = url(for: relative)
-        guard fileExists(relative) else {
-            throw ImportError(.missingFile(path: fileURL.path, reason: "file not found"))
+        let clean: String
+        do { clean = try resolve(relative) } catch {
+            throw ImportError(.missingFile(path: relative, reason: error.message(folder: "the export's folder")))
         }
-        if let bytes = memory?[relative] ?? preloadedBytes(relative) {
-            filesRead.insert(relative)
+        guard isRegularFile(clean) else {
+            throw ImportError(.missingFile(path: clean, reason: "file not found"))
+        }
+        if let bytes = memory?[clean] ?? preloadedBytes(clean) {
+            filesRead.insert(clean)
             return bytes
         }
         let bytes: [UInt8]
-        do { bytes = try InputFile.read(fileURL.path, limit: SourceFolder.maximumFileSize) } catch {
-            throw ImportError(.missingFile(path: fileURL.path, reason: "cannot be read: \(error.reason)"))
+        do { bytes = try InputFile.read(url(for: clean).path, limit: SourceFolder.maximumFileSize) } catch {
+            throw ImportError(.missingFile(path: clean, reason: "cannot be read: \(error.reason)"))
         }
-        filesRead.insert(relative)
+        filesRead.insert(clean)
         return bytes
     }
 
@@ -137,15 +163,16 @@ final class SourceFolder {
 
     /// The pixel size stored in a PNG's header, or `nil` when the file is missing or not a PNG. Reads 24 bytes.
     func pngSize(_ relative: String) -> Size? {
+        guard let clean = try? resolve(relative) else { return nil }
         let bytes: [UInt8]
         if let memory {
-            guard let file = memory[relative] else { return nil }
+            guard let file = memory[clean] else { return nil }
             bytes = Array(file.prefix(24))
-        } else if let file = preloadedBytes(relative) {
+        } else if let file = preloadedBytes(clean) {
             bytes = Array(file.prefix(24))
         } else {
-            guard fileExists(relative) else { return nil }
-            guard let handle = try? FileHandle(forReadingFrom: url(for: relative)) else { return nil }
+            guard isRegularFile(clean) else { return nil }
+            guard let handle = try? FileHandle(forReadingFrom: url(for: clean)) else { return nil }
             defer { try? handle.close() }
             guard let data = try? handle.read(upToCount: 24) else { return nil }
             bytes = [UInt8](data)
@@ -158,7 +185,7 @@ final class SourceFolder {
             Double(UInt32(bytes[offset]) << 24 | UInt32(bytes[offset + 1]) << 16
                 | UInt32(bytes[offset + 2]) << 8 | UInt32(bytes[offset + 3]))
         }
-        filesRead.insert(relative)
+        filesRead.insert(clean)
         return Size(width: be32(16), height: be32(20))
     }
 }

@@ -92,8 +92,8 @@ public struct PreviewPage: Sendable {
     /// The whole page as UTF-8. The pictures go into their own JSON block, written directly (base64 needs no
     /// escaping), so a page of many megabytes costs little more than encoding its pictures.
     public func htmlBytes() -> [UInt8] {
-        // `</` cannot appear inside a data block, or it could end the script element early.
-        let json = String(decoding: JSONWriter.writeCompact(data), as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
+        // No `<` inside a data block: it could end the script element early or swallow the scripts after it.
+        let json = String(decoding: HTMLEscape.scriptJSON(JSONWriter.writeCompact(data)), as: UTF8.self)
         let usesFiles = images.references.contains { $0 != nil }
         let sources = usesFiles ? "data: 'self'" : "data:"
         let policy = "default-src 'none'; img-src \(sources); style-src 'unsafe-inline'; "
@@ -106,7 +106,7 @@ public struct PreviewPage: Sendable {
             <meta http-equiv="Content-Security-Policy" content="\(policy)">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="keyframe preview">
-            <title>\(PreviewPage.escape(title)) — Keyframe preview</title>
+            <title>\(HTMLEscape.text(title)) — Keyframe preview</title>
             <style>\(PreviewPlayer.css)</style>
             </head><body>
             \(PreviewPlayer.body)
@@ -117,7 +117,7 @@ public struct PreviewPage: Sendable {
         for (index, (bytes, reference)) in zip(images.images, images.references).enumerated() {
             if index > 0 { out += Array(",\n".utf8) }
             if let reference {
-                out += JSONWriter.writeCompact(.string(reference.replacingOccurrences(of: "</", with: "<\\/")))
+                out += HTMLEscape.scriptJSON(JSONWriter.writeCompact(.string(reference)))
             } else {
                 out += prefix
                 Base64.append(bytes, to: &out)
@@ -133,9 +133,4 @@ public struct PreviewPage: Sendable {
         return out
     }
 
-    /// Text made safe for HTML.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
-    }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
@@ -37,18 +38,23 @@ public struct AtlasLibrary: Sendable {
     ///
     /// - Throws: ``RenderError`` naming the image that is missing or unreadable.
     public init(document: Document, folder: URL) throws(RenderError) {
+        try self.init(document: document, folder: InputFolder(folder.path))
+    }
+
+    /// Decodes every atlas image of `document` from `folder`; each path is resolved inside it
+    /// (``imageFile(_:index:in:)``).
+    ///
+    /// - Throws: ``RenderError`` naming the image that is missing, unreadable, or outside `folder`.
+    public init(document: Document, folder: InputFolder) throws(RenderError) {
         var images: [Bitmap] = []
         var imageIndex: [String: Int] = [:]
         let decoder = PNGDecoder()
-        for image in document.assets.images where imageIndex[image.id] == nil {
-            let path = folder.appendingPathComponent(image.path).path
-            guard FileManager.default.fileExists(atPath: path) else {
-                throw RenderError(.missingImage(id: image.id, path: path))
-            }
+        for (index, image) in document.assets.images.enumerated() where imageIndex[image.id] == nil {
+            let file = try AtlasLibrary.imageFile(image, index: index, in: folder)
             do {
-                images.append(try decoder.decode(contentsOf: path))
+                images.append(try decoder.decode(contentsOf: file.path))
             } catch {
-                throw RenderError(.unreadableImage(id: image.id, path: path, reason: error.message))
+                throw RenderError(.unreadableImage(id: image.id, path: file.display, reason: error.message))
             }
             imageIndex[image.id] = images.count - 1
         }
@@ -62,6 +68,28 @@ public struct AtlasLibrary: Sendable {
         self.images = images
         self.mipmaps = images.map(AtlasLibrary.mipmapChain)
         self.sprites = sprites
+    }
+
+    /// The file of atlas image `image`, element `index` of the document's `assets.images`: its path resolved inside
+    /// `folder` (``InputFolder/resolve(_:)``), as a path to open and as messages name it. Every reader of atlas
+    /// images (rendering, both exporters) finds them here.
+    ///
+    /// - Throws: ``RenderError`` when the path leads outside `folder` or no regular file is there.
+    public static func imageFile(_ image: AtlasImage, index: Int, in folder: InputFolder) throws(RenderError)
+        -> (path: String, display: String)
+    {
+        let relative: String
+        do { relative = try folder.resolve(image.path) } catch {
+            let name = folder.displayName.isEmpty ? "its folder" : folder.displayName
+            throw RenderError(.imageOutsideFolder(id: image.id, field: "assets.images[\(index)].path",
+                                                  message: "the atlas image " + error.message(folder: name)))
+        }
+        let path = folder.location(of: relative)
+        var info = stat()
+        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
+            throw RenderError(.missingImage(id: image.id, path: folder.displayPath(of: relative)))
+        }
+        return (path, folder.displayPath(of: relative))
     }
 
     /// Creates a library from bitmaps already in memory (tests, benchmarks), keyed like the document's images.

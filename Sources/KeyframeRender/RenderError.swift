@@ -6,6 +6,9 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
     public enum Kind: Sendable, Hashable {
         /// An atlas image named by the document is not on disk.
         case missingImage(id: String, path: String)
+        /// The path of an atlas image (`field`, e.g. `assets.images[2].path`) leads outside the folder images are
+        /// read from; `message` quotes the path and says why.
+        case imageOutsideFolder(id: String, field: String, message: String)
         /// An atlas image could not be decoded (corrupt, not a PNG, too large).
         case unreadableImage(id: String, path: String, reason: String)
         /// An output (a frame, the contact sheet, the output folder) could not be encoded or written.
@@ -32,6 +35,8 @@ public struct RenderError: Error, Sendable, Hashable, CustomStringConvertible {
         switch kind {
         case .missingImage(let id, let path):
             return "\(path): atlas image \"\(id)\" not found"
+        case .imageOutsideFolder(_, let field, let message):
+            return "at \(field): \(message)"
         case .unreadableImage(let id, let path, let reason):
             return "\(path): atlas image \"\(id)\" cannot be read: \(reason)"
         case .output(let path, let reason):

@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframeEngine
 import KeyframeModel
 
@@ -11,6 +12,12 @@ public struct RenderScene: Sendable {
 
     /// Prepares `document`, decoding its atlas images from `assetsFolder`.
     public init(document: Document, assetsFolder: URL) throws(RenderError) {
+        try self.init(document: document, assetsFolder: InputFolder(assetsFolder.path))
+    }
+
+    /// Prepares `document`, decoding its atlas images from `assetsFolder` (paths resolved inside it, errors naming
+    /// files with its display name).
+    public init(document: Document, assetsFolder: InputFolder) throws(RenderError) {
         self.sampler = PoseSampler(document: document)
         self.library = try AtlasLibrary(document: document, folder: assetsFolder)
     }

@@ -329,7 +329,7 @@ public struct RenderSession: Sendable {
             if let other = seen[stem.lowercased()] {
                 throw RenderError(.invalidSetting(
                     "clips \"\(other)\" and \"\(sequence.name)\" would both be written as \(stem)-NNNN.png (file names "
-                        + "keep letters, digits, '.', '-' and '_', and ignore case); render them into different "
+                        + "keep letters, digits, '.', '-', '_' and '~', and ignore case); render them into different "
                         + "folders (--clip NAME -o DIR)"))
             }
             seen[stem.lowercased()] = sequence.name
@@ -427,16 +427,9 @@ public struct RenderSession: Sendable {
         "\(stem)-\(String(number).leftPadded(to: 4)).png"
     }
 
-    /// A clip name made safe for a file name: characters other than letters, digits, `.`, `-` and `_` become `_`.
-    public static func fileStem(_ name: String) -> String {
-        let safe = name.unicodeScalars.map { scalar -> Character in
-            let ok = (scalar.properties.isAlphabetic || ("0"..."9").contains(scalar) || "._-".unicodeScalars.contains(scalar))
-                && scalar.isASCII
-            return ok ? Character(scalar) : "_"
-        }
-        let stem = String(safe)
-        return stem.isEmpty || stem.hasPrefix(".") ? "clip" + stem : stem
-    }
+    /// A clip name made safe for a file name by Keyframe's one naming rule (``FileName/stem(_:)``): letters,
+    /// marks and digits of any script, `.`, `-`, `_` and `~` are kept, anything else becomes `_`.
+    public static func fileStem(_ name: String) -> String { FileName.stem(name) }
 }
 
 extension RenderSession {

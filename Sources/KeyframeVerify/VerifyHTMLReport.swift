@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeJSON
 import KeyframePNG
 
 /// A self-contained HTML page of a verification — every image embedded as a `data:` URL, no script, no network —
@@ -113,20 +114,6 @@ public enum VerifyHTMLReport {
         return out
     }
 
-    /// Text made safe for HTML content and attribute values.
-    public static func escape(_ text: String) -> String {
-        var out = ""
-        out.reserveCapacity(text.count)
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&#39;"
-            default: out.append(character)
-            }
-        }
-        return out
-    }
+    /// Text made safe for HTML content and attribute values (``HTMLEscape/text(_:)``, shared by every page).
+    public static func escape(_ text: String) -> String { HTMLEscape.text(text) }
 }

@@ -88,7 +88,7 @@ struct Export: ParsableCommand {
         }
         let loaded = try InputDocument.load(input, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value),
                                             diagnostics: diagnostics.format)
-        let assetsFolder = assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
+        let assetsFolder = assets.map { InputFolder($0) } ?? loaded.inputFolder
         try loaded.printWarnings()
         var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
         if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }

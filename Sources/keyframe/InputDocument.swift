@@ -1,19 +1,26 @@
 import ArgumentParser
 import Foundation
+import KeyframeFiles
 import KeyframeImport
 import KeyframeModel
+import KeyframeRender
 
 /// Imports INPUT for every command, so that errors name files as the user wrote the path
 /// (`Samples/walker/Animation.json:11:119`, not `Animation.json:11:119`).
 struct InputDocument {
+    /// INPUT as the user gave it.
+    var input: String
     /// The document.
     var document: Document
     /// Where the export's files are (the default atlas-image folder).
     var folder: URL
     /// Which format INPUT holds.
     var format: DetectedFormat
-    /// The export's folder as the user wrote it (see ``displayFolder(input:folder:)``).
+    /// The export's folder as the user wrote it (see ``displayFolder(input:)``).
     var displayFolder: String
+    /// The export's folder as every path its files name is resolved in (the default atlas-image folder): opened and
+    /// named in messages as the user wrote it.
+    var inputFolder: InputFolder
 
     /// How errors and warnings are printed (`--diagnostics-format`).
     var diagnostics: DiagnosticsFormat = .plain
@@ -29,8 +36,9 @@ struct InputDocument {
         do {
             let detected = try Importer.detect(url)
             let document = try Importer.importDocument(at: url, options: options)
-            return InputDocument(document: document, folder: detected.folder, format: detected.format,
-                                 displayFolder: displayFolder(input: input, folder: detected.folder),
+            let display = displayFolder(input: input)
+            return InputDocument(input: input, document: document, folder: detected.folder, format: detected.format,
+                                 displayFolder: display, inputFolder: InputFolder(display, mainFile: detected.file),
                                  diagnostics: diagnostics)
         } catch {
             switch diagnostics {
@@ -45,32 +53,41 @@ struct InputDocument {
     /// The build messages of an import error of `input` (``describe(_:input:)`` in the build form): files inside the
     /// export's folder as the user wrote it, or the input itself when the folder cannot be told.
     static func buildMessages(_ error: ImportError, input: String) -> [BuildMessage] {
-        let folder = (try? Importer.detect(URL(fileURLWithPath: input))).map {
-            displayFolder(input: input, folder: $0.folder)
-        }
-        return error.buildMessages(folder: folder ?? input)
+        let known = Importer.exportFolder(of: URL(fileURLWithPath: input)) != nil
+        return error.buildMessages(folder: known ? displayFolder(input: input) : input)
     }
 
     /// The message for an import error of `input`: file names carry the export's folder as the user wrote it; an
     /// error that names no file names the input.
     static func describe(_ error: ImportError, input: String) -> String {
-        let url = URL(fileURLWithPath: input)
-        guard let detected = try? Importer.detect(url) else { return "\(error)" }
-        let located = error.located(in: displayFolder(input: input, folder: detected.folder))
+        let located = error.located(in: displayFolder(input: input))
         if case .symbolCycle = error.kind { return "\(input): \(located)" }
         return "\(located)"
     }
 
-    /// The export's `folder`, written the way `input` was: `input` itself for a folder, its parent for a file.
-    static func displayFolder(input: String, folder: URL) -> String {
-        let given = URL(fileURLWithPath: input).standardizedFileURL
+    /// The export's folder written the way `input` was: `input` itself for a folder (the folder above it for a
+    /// BetterTextureAtlas `LIBRARY/`), its parent for a file (empty for a file in the working folder). Reads no file,
+    /// so an export that fails to import is named the same way.
+    static func displayFolder(input: String) -> String {
         var trimmed = input
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
-        if given.path == folder.path { return trimmed }
-        if given.deletingLastPathComponent().path == folder.path {
-            return (trimmed as NSString).deletingLastPathComponent
+        guard let place = Importer.exportFolder(of: URL(fileURLWithPath: input)) else { return "" }
+        if place.file != nil { return (trimmed as NSString).deletingLastPathComponent }
+        if URL(fileURLWithPath: input).standardizedFileURL.path == place.folder.path { return trimmed }
+        // A LIBRARY/ folder: the export is the folder above it.
+        if (trimmed as NSString).lastPathComponent == "LIBRARY" { return (trimmed as NSString).deletingLastPathComponent }
+        return trimmed + "/.."
+    }
+
+    /// The message for an error reading the document's atlas images from `assets` (`--assets DIR`, or the export's
+    /// folder): a path of a normalized document is named with the document's file and JSON path.
+    func describe(_ error: RenderError, assets: String?) -> String {
+        var message = "\(error)"
+        if case .imageOutsideFolder = error.kind, format == .keyframe { message = "\(input): \(message)" }
+        if case .missingImage = error.kind, format == .keyframe, assets == nil {
+            message += " (a normalized JSON names its images relative to the export; pass --assets DIR)"
         }
-        return folder.path
+        return message
     }
 
     /// Prints the document's warning diagnostics on standard error (`keyframe: warning: …`, or in the build form

@@ -21,9 +21,10 @@ struct Inspect: ParsableCommand {
     var lottieReport = false
 
     func run() throws {
-        let document = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value,
-                                                                            allowMissingImages: true)).document
-        if lottieReport { return try printLottieReport(document) }
+        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value,
+                                                                          allowMissingImages: true))
+        let document = loaded.document
+        if lottieReport { return try printLottieReport(loaded) }
         let summary = Summary(document)
         try Output.out(json ? JSONWriter.write(summary.json) : Array(summary.text.utf8))
     }

@@ -7,13 +7,14 @@ import KeyframeRender
 extension Inspect {
     /// `inspect --lottie-report`: runs the Lottie export in memory for each profile and prints, per clip, what is
     /// exact (layers, pictures, rewrites), approximated and dropped, followed by the export's warnings.
-    func printLottieReport(_ document: Document) throws {
+    func printLottieReport(_ loaded: InputDocument) throws {
+        let document = loaded.document
         let exporter = LottieExporter()
         let library: AtlasLibrary
         do {
-            library = try AtlasLibrary(document: document, folder: try Importer.detect(URL(fileURLWithPath: input)).folder)
+            library = try AtlasLibrary(document: document, folder: loaded.inputFolder)
         } catch {
-            throw fail("\(error)")
+            throw fail(loaded.describe(error, assets: nil))
         }
         for profile in LottieExportSettings.Profile.allCases {
             var options = ExportOptions()

@@ -50,7 +50,8 @@ struct Play: ParsableCommand {
         do { bytes = try InputFile.read(script) } catch {
             throw fail("\(script): cannot read the script: \(error.reason)")
         }
-        let documents = Documents(relativeTo: url.deletingLastPathComponent())
+        let documents = Documents(relativeTo: url.deletingLastPathComponent(),
+                                  writtenAs: (script as NSString).deletingLastPathComponent)
         let playback: ScriptPlayback
         let parsed: AnimatorScript
         var output = ""
@@ -150,13 +151,18 @@ struct Play: ParsableCommand {
 
     /// Loads the documents a script's clip targets name, once each, relative to the script's folder.
     ///
-    /// `resolve` is the ``ScriptClipResolver`` for ``ScriptRunner``; `document(at:)` returns a loaded
+    /// `resolve` is the ``ScriptClipResolver`` for ``ScriptRunner``; `document(at:written:)` returns a loaded
     /// document by the absolute path that the tick records carry (for rendering a script).
     final class Documents {
         let folder: URL
+        /// The script's folder as the user wrote it, for naming documents in messages.
+        let displayFolder: String
         private(set) var loaded: [String: Document] = [:]
 
-        init(relativeTo folder: URL) { self.folder = folder }
+        init(relativeTo folder: URL, writtenAs displayFolder: String) {
+            self.folder = folder
+            self.displayFolder = displayFolder
+        }
 
         /// The standardized absolute path of `path` (relative paths are taken from the script's folder).
         func absolutePath(_ path: String) -> String {
@@ -164,14 +170,16 @@ struct Play: ParsableCommand {
             return url.standardizedFileURL.path
         }
 
-        /// The document at an absolute path returned by ``absolutePath(_:)``, importing it on first use.
-        func document(at absolute: String) throws -> Document {
+        /// The document at an absolute path returned by ``absolutePath(_:)``, importing it on first use; `written` is
+        /// the path as the script wrote it.
+        func document(at absolute: String, written: String) throws -> Document {
             if let document = loaded[absolute] { return document }
             let document: Document
             do { document = try Importer.importDocument(at: URL(fileURLWithPath: absolute)) } catch {
-                // Name the export's files with its path, not only `Animation.json`.
-                let folder = (try? Importer.detect(URL(fileURLWithPath: absolute)).folder.path) ?? ""
-                throw error.located(in: folder)
+                // Name the export's files with its path as the user and the script wrote it, not only
+                // `Animation.json`.
+                let given = written.hasPrefix("/") || displayFolder.isEmpty ? written : displayFolder + "/" + written
+                throw error.located(in: InputDocument.displayFolder(input: given))
             }
             loaded[absolute] = document
             return document
@@ -180,7 +188,7 @@ struct Play: ParsableCommand {
         /// Resolves a clip target: imports the document and looks the clip up by name.
         func resolve(document path: String, clip name: String) throws -> ScriptClip {
             let absolute = absolutePath(path)
-            let document = try self.document(at: absolute)
+            let document = try self.document(at: absolute, written: path)
             guard let clip = document.clips.first(where: { $0.name == name }) else {
                 throw ResolveError(message: "\(path) has no clip \"\(name)\"; its clips: "
                                    + document.clips.map(\.name).joined(separator: ", "))

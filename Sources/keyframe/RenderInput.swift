@@ -21,17 +21,13 @@ struct RenderInput {
     /// - Throws: `ExitCode(1)` after printing the error.
     static func load(_ input: String, options: RenderOptions, quiet: Bool) throws -> RenderInput {
         let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value))
-        let assetsFolder = options.assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
+        let assetsFolder = options.assets.map { InputFolder($0) } ?? loaded.inputFolder
         // What the conversion could not represent also cannot be drawn: say so, as `convert` does.
         if !quiet { try loaded.printWarnings() }
         do {
             return RenderInput(loaded: loaded, scene: try RenderScene(document: loaded.document, assetsFolder: assetsFolder))
         } catch {
-            var message = "\(error)"
-            if case .missingImage = error.kind, loaded.format == .keyframe, options.assets == nil {
-                message += " (a normalized JSON names its images relative to the export; pass --assets DIR)"
-            }
-            throw fail(message)
+            throw fail(loaded.describe(error, assets: options.assets))
         }
     }
 
@@ -55,7 +51,8 @@ struct RenderInput {
     /// - Throws: `ExitCode(1)` after printing the error.
     func playScript(_ scriptPath: String, inputPath: String, rate: Double) throws -> ScriptRun {
         let url = URL(fileURLWithPath: scriptPath)
-        let documents = Play.Documents(relativeTo: url.deletingLastPathComponent())
+        let documents = Play.Documents(relativeTo: url.deletingLastPathComponent(),
+                                       writtenAs: (scriptPath as NSString).deletingLastPathComponent)
         let bytes: [UInt8]
         do { bytes = try InputFile.read(scriptPath) } catch {
             throw fail("\(scriptPath): cannot read the script: \(error.reason)")
@@ -73,8 +70,9 @@ struct RenderInput {
         var index = [inputPath: 0]
         for (path, document) in documents.loaded.sorted(by: { $0.key < $1.key }) where index[path] == nil {
             do {
-                let folder = try Importer.detect(URL(fileURLWithPath: path)).folder
-                scenes.append(try RenderScene(document: document, assetsFolder: folder))
+                let detected = try Importer.detect(URL(fileURLWithPath: path))
+                scenes.append(try RenderScene(document: document,
+                                              assetsFolder: InputFolder(detected.folder.path, mainFile: detected.file)))
             } catch {
                 throw fail("\(error)")
             }

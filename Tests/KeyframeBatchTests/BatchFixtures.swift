@@ -1,5 +1,6 @@
 import Foundation
 import KeyframeExport
+import KeyframeFiles
 import KeyframeModel
 import KeyframeTestSupport
 import XCTest
@@ -91,7 +92,9 @@ struct TestExporter: DocumentExporter {
     var companions = false
     var warning: String?
 
-    func export(_ document: Document, assetsFolder: URL, options: ExportOptions) throws(ExportError) -> ExportResult {
+    func export(_ document: Document, assetsFolder: InputFolder, options: ExportOptions) throws(ExportError)
+        -> ExportResult
+    {
         let clips = options.clips.map { names in document.clips.filter { names.contains($0.name) } } ?? document.clips
         guard !clips.isEmpty else { throw ExportError(source: document.name, message: "no clips") }
         var diagnostics: [Diagnostic] = []

@@ -179,6 +179,48 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertTrue(chromium.requestedURLs.contains("http://127.0.0.1:9/probe.png"), "\(chromium.requestedURLs)")
     }
 
+    /// Names that would end or comment out a script element (`</script>`, `<!--<script>`) and line separators in the
+    /// clip names and the title: the player still loads, lists the clips by their exact names and shows `render`'s
+    /// frames (before: `<!--<script>` in a name switched the parser into its escaped state, the page's own scripts
+    /// were swallowed and no clip loaded).
+    func testHostileNamesDoNotBreakThePlayer() throws {
+        let executable = try browser()
+        let root = try TestPaths.temporaryFolder("preview-browser-hostile")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let document = root.appendingPathComponent("walker.json")
+        XCTAssertEqual(try CLIRunner.run(["convert", walker, "-o", document.path]).status, 0)
+        try FileManager.default.copyItem(atPath: walker + "/spritemap1.png",
+                                         toPath: root.appendingPathComponent("spritemap1.png").path)
+        let names = ["<!--<script>", "a</script><script>b\u{2028}", "c\u{2029}<!--"]
+        let title = "</title><!--<script>alert(1)"
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: document)) as? [String: Any])
+        var clips = try XCTUnwrap(object["clips"] as? [[String: Any]])
+        for index in clips.indices { clips[index]["name"] = names[index] }
+        object["clips"] = clips
+        object["name"] = title
+        try JSONSerialization.data(withJSONObject: object).write(to: document)
+
+        let options = ["--background", "#336699", "--frames", "0..3"]
+        let frames = root.appendingPathComponent("frames")
+        XCTAssertEqual(try CLIRunner.run(["render", document.path, "-o", frames.path] + options).status, 0)
+        let page = root.appendingPathComponent("page.html")
+        let preview = try CLIRunner.run(["preview", document.path, "-o", page.path] + options)
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+
+        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
+        defer { chromium.close() }
+        try chromium.navigate(page.absoluteURL.absoluteString)
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready", timeout: 10)
+        XCTAssertEqual(try chromium.evaluate("[...document.getElementById('clip').options].map(o => o.textContent)")
+                        as? [String], names)
+        XCTAssertEqual(try chromium.evaluate("document.title") as? String, title + " — Keyframe preview")
+        XCTAssertEqual(try current(chromium).clip, names[0])
+        try chromium.evaluate("keyframePreview.show(2)")
+        try assertScreenShows(chromium, frames.appendingPathComponent("__--_script_-0002.png").path,
+                              "a hostile clip's frame 2")
+        XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('script').length") as? Int, 3)
+    }
+
     /// With --frames-folder the page loads its frames from files beside it, still without any network request.
     func testFramesFolderPageLoadsItsFrames() throws {
         let executable = try browser()

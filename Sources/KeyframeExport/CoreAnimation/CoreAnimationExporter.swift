@@ -1,7 +1,9 @@
 import Foundation
 import KeyframeEngine
+import KeyframeFiles
 import KeyframeModel
 import KeyframePNG
+import KeyframeRender
 
 /// Exports clips as Core Animation layer trees (docs/core-animation.md): one file per clip, JSON or a property
 /// list, with the atlas images it shows copied beside it under `images/`.
@@ -13,7 +15,9 @@ public struct CoreAnimationExporter: DocumentExporter {
 
     public init() {}
 
-    public func export(_ document: Document, assetsFolder: URL, options: ExportOptions) throws(ExportError) -> ExportResult {
+    public func export(_ document: Document, assetsFolder: InputFolder, options: ExportOptions) throws(ExportError)
+        -> ExportResult
+    {
         let source = document.name
         guard document.frameRate.framesPerSecond > 0, document.frameRate.framesPerSecond.isFinite else {
             throw ExportError(source: source, message: "the document's frame rate must be positive")
@@ -37,6 +41,7 @@ public struct CoreAnimationExporter: DocumentExporter {
         var baked: [String: (bytes: [UInt8], width: Int, height: Int)] = [:]
         let spriteByID = Dictionary(document.assets.sprites.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
         let imageByID = Dictionary(document.assets.images.map { ($0.id, $0) }, uniquingKeysWith: { a, _ in a })
+        let imageIndex = Dictionary(document.assets.images.enumerated().map { ($1.id, $0) }, uniquingKeysWith: { a, _ in a })
         for (clip, built) in zip(clips, builds) {
             let root = built.root
             for diagnostic in built.diagnostics { diagnostics.add(diagnostic) }
@@ -47,11 +52,8 @@ public struct CoreAnimationExporter: DocumentExporter {
                 images.append(CALayerTreeDocument.Image(id: image.id, path: path, pixelWidth: image.pixelSize.width,
                                                         pixelHeight: image.pixelSize.height))
                 if imageBytes[image.id] == nil {
-                    let url = assetsFolder.appendingPathComponent(image.path)
-                    guard let data = FileManager.default.contents(atPath: url.path) else {
-                        throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read at \(url.path)")
-                    }
-                    imageBytes[image.id] = [UInt8](data)
+                    imageBytes[image.id] = try Self.readImage(image, index: imageIndex[image.id] ?? 0, in: assetsFolder,
+                                                              source: source).bytes
                 }
                 companions.append(ExportedFile(relativePath: path, bytes: imageBytes[image.id]!))
             }
@@ -59,7 +61,8 @@ public struct CoreAnimationExporter: DocumentExporter {
                 guard let sprite = spriteByID[bake.sprite], let atlas = imageByID[sprite.image] else { continue }
                 let key = "\(bake.sprite)|\(bake.color)"
                 if baked[key] == nil {
-                    baked[key] = try baker.bake(sprite, color: bake.color, image: atlas, assetsFolder: assetsFolder, source: source)
+                    baked[key] = try baker.bake(sprite, color: bake.color, image: atlas, index: imageIndex[atlas.id] ?? 0,
+                                                assetsFolder: assetsFolder, source: source)
                 }
                 let picture = baked[key]!
                 let path = "images/" + Self.safeName(id) + ".png"
@@ -128,17 +131,31 @@ public struct CoreAnimationExporter: DocumentExporter {
         return clips
     }
 
-    /// The image's file name under `images/`: its own name, prefixed by its id when two images share a name.
+    /// The bytes of atlas image `image` (element `index` of `assets.images`), read from inside `folder`, and the
+    /// file as messages name it.
+    static func readImage(_ image: AtlasImage, index: Int, in folder: InputFolder, source: String)
+        throws(ExportError) -> (bytes: [UInt8], display: String)
+    {
+        let file: (path: String, display: String)
+        do { file = try AtlasLibrary.imageFile(image, index: index, in: folder) } catch {
+            // The error names the image's file, or its field of the document.
+            throw ExportError(message: "\(error)")
+        }
+        do { return (try InputFile.read(file.path, limit: PNGDecoder.maximumFileSize), file.display) } catch {
+            throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read: \(file.display): "
+                              + error.reason)
+        }
+    }
+
+    /// The image's file name under `images/`: its own name, prefixed by its id when two images share a name, both
+    /// made file names by Keyframe's one naming rule (``FileName/stem(_:)``).
     static func fileName(for image: AtlasImage, in document: Document) -> String {
         let name = (image.path as NSString).lastPathComponent
         let clashes = document.assets.images.filter { ($0.path as NSString).lastPathComponent == name }.count > 1
-        return clashes ? safeName(image.id) + "-" + name : name
+        return FileName.stem(clashes ? image.id + "-" + name : name)
     }
 
-    /// A clip or image name usable as one path component on every platform the files go to (the same rule as the
-    /// Lottie exporter's file names: `/`, `:`, `\\` and NUL become `_`, so `robot:hop` is `robot_hop`).
-    static func safeName(_ name: String) -> String {
-        let cleaned = String(name.map { $0 == "/" || $0 == ":" || $0 == "\\" || $0 == "\0" ? "_" : $0 })
-        return cleaned.isEmpty || cleaned == "." || cleaned == ".." ? "clip" : cleaned
-    }
+    /// A clip or picture name as a file name: Keyframe's one naming rule (``FileName/stem(_:)``), the same as the
+    /// Lottie exporter's and `render`'s (`robot:hop` is `robot_hop`).
+    static func safeName(_ name: String) -> String { FileName.stem(name) }
 }

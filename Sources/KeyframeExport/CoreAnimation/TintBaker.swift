@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
@@ -17,9 +18,11 @@ struct TintBaker {
     }
 
     /// The PNG bytes and pixel size of the baked picture.
-    mutating func bake(_ sprite: Sprite, color: ColorTransform, image: AtlasImage, assetsFolder: URL,
-                       source: String) throws(ExportError) -> (bytes: [UInt8], width: Int, height: Int) {
-        let atlas = try self.atlas(image, assetsFolder: assetsFolder, source: source)
+    mutating func bake(_ sprite: Sprite, color: ColorTransform, image: AtlasImage, index: Int,
+                       assetsFolder: InputFolder, source: String)
+        throws(ExportError) -> (bytes: [UInt8], width: Int, height: Int)
+    {
+        let atlas = try self.atlas(image, index: index, assetsFolder: assetsFolder, source: source)
         let x0 = Int(sprite.region.x.rounded()), y0 = Int(sprite.region.y.rounded())
         let w = Int(sprite.region.width.rounded()), h = Int(sprite.region.height.rounded())
         let (width, height) = sprite.rotated ? (h, w) : (w, h)
@@ -56,18 +59,17 @@ struct TintBaker {
         }
     }
 
-    private mutating func atlas(_ image: AtlasImage, assetsFolder: URL, source: String) throws(ExportError) -> Bitmap {
+    private mutating func atlas(_ image: AtlasImage, index: Int, assetsFolder: InputFolder, source: String)
+        throws(ExportError) -> Bitmap
+    {
         if let known = atlases[image.id] { return known }
-        let url = assetsFolder.appendingPathComponent(image.path)
-        guard let data = FileManager.default.contents(atPath: url.path) else {
-            throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read at \(url.path)")
-        }
+        let file = try CoreAnimationExporter.readImage(image, index: index, in: assetsFolder, source: source)
         do {
-            let bitmap = try PNGDecoder().decode([UInt8](data))
+            let bitmap = try PNGDecoder().decode(file.bytes)
             atlases[image.id] = bitmap
             return bitmap
         } catch {
-            throw ExportError(source: source, message: "atlas image \"\(image.id)\" (\(url.path)): \(error)")
+            throw ExportError(source: source, message: "atlas image \"\(image.id)\" (\(file.display)): \(error)")
         }
     }
 }

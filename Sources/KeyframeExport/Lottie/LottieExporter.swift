@@ -1,6 +1,7 @@
 import Dispatch
 import Foundation
 import KeyframeEngine
+import KeyframeFiles
 import KeyframeJSON
 import KeyframeModel
 import KeyframePNG
@@ -22,14 +23,14 @@ public struct LottieExporter: DocumentExporter {
 
     public init() {}
 
-    public func export(_ document: Document, assetsFolder: URL, options: ExportOptions) throws(ExportError)
+    public func export(_ document: Document, assetsFolder: InputFolder, options: ExportOptions) throws(ExportError)
         -> ExportResult
     {
         try exportWithReports(document, assetsFolder: assetsFolder, options: options).result
     }
 
     /// Exports and also returns, per exported clip, what was exact, approximated and dropped.
-    public func exportWithReports(_ document: Document, assetsFolder: URL, options: ExportOptions)
+    public func exportWithReports(_ document: Document, assetsFolder: InputFolder, options: ExportOptions)
         throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
     {
         let clips = try LottieExporter.chosenClips(document, options: options)
@@ -37,7 +38,8 @@ public struct LottieExporter: DocumentExporter {
         do {
             library = try AtlasLibrary(document: document, folder: assetsFolder)
         } catch {
-            throw ExportError(source: document.name, message: "\(error)")
+            // The error names the image's file, or its field of the document.
+            throw ExportError(message: "\(error)")
         }
         return try exportWithReports(document, library: library, clips: clips, options: options)
     }
@@ -139,12 +141,7 @@ public struct LottieExporter: DocumentExporter {
         return clips
     }
 
-    /// `<clip>.json`, with characters that cannot be in a file name replaced (`robot:hop` → `robot_hop.json`).
-    public static func fileName(for clip: String) -> String {
-        let safe = clip.map { c -> Character in
-            c == "/" || c == ":" || c == "\\" || c == "\0" ? "_" : c
-        }
-        let stem = String(safe)
-        return (stem.isEmpty || stem == "." || stem == ".." ? "clip" : stem) + ".json"
-    }
+    /// `<clip>.json`, the clip's name made a file name by Keyframe's one naming rule (``FileName/stem(_:)``:
+    /// `robot:hop` → `robot_hop.json`, `line1\nline2` → `line1_line2.json`).
+    public static func fileName(for clip: String) -> String { FileName.stem(clip) + ".json" }
 }

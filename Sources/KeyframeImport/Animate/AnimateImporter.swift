@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframeJSON
 import KeyframeModel
 
@@ -46,8 +47,13 @@ struct AnimateImporter {
         var images: [AtlasImage] = []
         var sprites: [Sprite] = []
         for map in spriteMaps {
-            var imageSize = folder.pngSize(map.image)
-            if imageSize == nil && allowMissingImages && !folder.fileExists(map.image)
+            let imageFile: String
+            do { imageFile = try folder.resolve(map.image) } catch {
+                throw ImportError(.schema(file: map.file, JSONSchemaError(
+                    path: map.imagePath, message: "the atlas image " + error.message(folder: "the export's folder"))))
+            }
+            var imageSize = folder.pngSize(imageFile)
+            if imageSize == nil && allowMissingImages && !folder.fileExists(imageFile)
                 && map.size.width > 0 && map.size.height > 0
             {
                 collector.add(Diagnostic(
@@ -57,9 +63,8 @@ struct AnimateImporter {
                 imageSize = map.size
             }
             guard let pixelSize = imageSize else {
-                let reason = folder.fileExists(map.image) ? "atlas image is not a PNG" : "atlas image not found"
-                throw ImportError(.missingFile(path: folder.url(for: map.image).path,
-                                               reason: "\(reason) (named by \(map.file) meta.image)"))
+                let reason = folder.fileExists(imageFile) ? "atlas image is not a PNG" : "atlas image not found"
+                throw ImportError(.missingFile(path: imageFile, reason: "\(reason) (named by \(map.file) meta.image)"))
             }
             if abs(pixelSize.width - map.size.width) > 0.5 || abs(pixelSize.height - map.size.height) > 0.5 {
                 collector.add(Diagnostic(
@@ -67,7 +72,7 @@ struct AnimateImporter {
                     message: "\(map.image) is \(Int(pixelSize.width))×\(Int(pixelSize.height)) px but \(map.file) says \(map.size.width)×\(map.size.height); using the image's size",
                     file: map.file, path: "meta.size"))
             }
-            images.append(AtlasImage(id: map.image, path: map.image, pixelSize: pixelSize, resolution: map.resolution))
+            images.append(AtlasImage(id: map.image, path: imageFile, pixelSize: pixelSize, resolution: map.resolution))
             for entry in map.sprites {
                 if spritesByName[entry.name] != nil {
                     collector.add(Diagnostic(severity: .warning, code: "duplicate-sprite",
@@ -196,7 +201,7 @@ struct AnimateImporter {
         }.sorted { $0.0 < $1.0 || ($0.0 == $1.0 && $0.1 < $1.1) }
         guard !candidates.isEmpty else {
             throw ImportError(.missingFile(
-                path: folder.url(for: "spritemap1.json").path,
+                path: "spritemap1.json",
                 reason: "no spritemap*.json beside \(animationFile): the atlas is missing"))
         }
         var maps: [AnimateSpriteMap] = []

@@ -312,7 +312,7 @@ struct AnimateReader {
                             try sprite.optionalMember("rotated")?.bool() ?? false, sprite.path))
         }
         return AnimateSpriteMap(
-            file: file, image: try meta.member("image").string(),
+            file: file, image: try meta.member("image").string(), imagePath: meta.path.appending("image"),
             size: Size(width: try sizeCursor.member("w").lenientNumber(), height: try sizeCursor.member("h").lenientNumber()),
             resolution: resolution, app: try meta.optionalMember("app")?.string(),
             version: try meta.optionalMember("version")?.string(), sprites: sprites)

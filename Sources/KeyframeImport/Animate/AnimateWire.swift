@@ -130,6 +130,8 @@ struct AnimateTween {
 struct AnimateSpriteMap {
     var file: String
     var image: String
+    /// Where `image` is written (`meta.image`).
+    var imagePath: JSONPath
     var size: Size
     var resolution: Double
     var app: String?

@@ -1,3 +1,4 @@
+import KeyframeFiles
 import KeyframeJSON
 import KeyframeModel
 
@@ -54,21 +55,30 @@ struct DragonBonesAtlasReader {
         return result
     }
 
-    private func addImage(_ path: String, declared: Size?, resolution: Double, folder: SourceFolder, file: String,
-                          into result: inout Result) throws(JSONSchemaError) -> String {
-        if let existing = result.images.first(where: { $0.path == path }) { return existing.id }
+    /// Adds the atlas image `written` (at `location` in the atlas file; `nil` when the path was derived from the
+    /// atlas file's own name), resolved inside the export's folder.
+    private func addImage(_ written: String, at location: JSONPath?, declared: Size?, resolution: Double,
+                          folder: SourceFolder, file: String, into result: inout Result) throws(JSONSchemaError)
+        -> String
+    {
+        if let existing = result.images.first(where: { $0.id == written }) { return existing.id }
+        let path: String
+        do { path = try folder.resolve(written) } catch {
+            throw JSONSchemaError(path: location ?? .root,
+                                  message: "the atlas image " + error.message(folder: "the export's folder"))
+        }
         let size = folder.pngSize(path) ?? declared ?? Size(width: 0, height: 0)
         if folder.pngSize(path) != nil { result.files.append(path) }
-        result.images.append(AtlasImage(id: path, path: path, pixelSize: size, resolution: resolution))
-        return path
+        result.images.append(AtlasImage(id: written, path: path, pixelSize: size, resolution: resolution))
+        return written
     }
 
     private func readDragonBones(_ json: JSONCursor, file: String, folder: SourceFolder, seen: inout Set<String>,
                                  into result: inout Result, diagnostics: inout DiagnosticCollector)
         throws(JSONSchemaError)
     {
-        let imagePath = try json.optionalMember("imagePath")?.string()
-            ?? String(file.dropLast(".json".count)) + ".png"
+        let written = try json.optionalMember("imagePath")?.string()
+        let imagePath = written ?? String(file.dropLast(".json".count)) + ".png"
         var scale = try json.optionalMember("scale")?.lenientNumber() ?? 1
         if scale <= 0 { scale = 1 }
         var declared: Size? = nil
@@ -77,8 +87,8 @@ struct DragonBonesAtlasReader {
         {
             declared = Size(width: width, height: height)
         }
-        let image = try addImage(imagePath, declared: declared, resolution: scale, folder: folder, file: file,
-                                 into: &result)
+        let image = try addImage(imagePath, at: written == nil ? nil : json.path.appending("imagePath"),
+                                 declared: declared, resolution: scale, folder: folder, file: file, into: &result)
         for texture in try json.member("SubTexture").array() {
             let name = try texture.member("name").name()
             let region = Rect(
@@ -109,7 +119,8 @@ struct DragonBonesAtlasReader {
         let imagePath = try meta.member("image").string()
         var scale = try meta.optionalMember("scale")?.numberOrNumericText() ?? 1  // TexturePacker writes "1"
         if scale <= 0 { scale = 1 }
-        let image = try addImage(imagePath, declared: nil, resolution: scale, folder: folder, file: file, into: &result)
+        let image = try addImage(imagePath, at: meta.path.appending("image"), declared: nil, resolution: scale,
+                                 folder: folder, file: file, into: &result)
         for entry in try json.member("frames").array() {
             var name = try entry.member("filename").name()
             // TexturePacker loaders name the texture after the file without its extension (StageXL:

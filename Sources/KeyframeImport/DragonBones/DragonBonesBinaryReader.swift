@@ -24,7 +24,7 @@ struct DragonBonesBinaryReader {
     static func split(_ bytes: [UInt8], file: String, lenientReads: JSONLenientReads? = nil) throws(ImportError)
         -> (header: JSONCursor, arrays: Arrays)
     {
-        func fail(_ reason: String) -> ImportError { ImportError(.unrecognizedInput(path: file, reason: reason)) }
+        func fail(_ reason: String) -> ImportError { ImportError(.invalidFile(file: file, reason: reason)) }
         guard bytes.count >= 12, Array(bytes[0..<4]) == Array("DBDT".utf8) else {
             throw fail("not DragonBones binary data (no DBDT tag)")
         }

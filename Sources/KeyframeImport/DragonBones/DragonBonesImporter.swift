@@ -45,7 +45,7 @@ enum DragonBonesImporter {
         let atlasFiles = DragonBonesAtlasReader.atlasFiles(in: folder, skeletonFile: file)
         guard !atlasFiles.isEmpty else {
             throw ImportError(.missingFile(
-                path: folder.url(for: file).path,
+                path: file,
                 reason: "no texture atlas next to it (expected \(file.hasSuffix("_ske.json") ? String(file.dropLast(9)) + "_tex.json" : "texture.json"))"))
         }
         let atlas = try DragonBonesAtlasReader().read(folder, files: atlasFiles, diagnostics: &diagnostics)
@@ -74,7 +74,7 @@ enum DragonBonesImporter {
                     file: atlasFiles[0]))
                 continue
             }
-            throw ImportError(.missingFile(path: folder.url(for: image.path).path,
+            throw ImportError(.missingFile(path: image.path,
                                            reason: "texture atlas image named by \(atlasFiles[0]) not found"))
         }
         DragonBonesTexturePairing(textures: Set(atlas.sprites.map(\.id)))

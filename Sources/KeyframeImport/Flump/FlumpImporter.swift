@@ -1,3 +1,4 @@
+import KeyframeFiles
 import KeyframeJSON
 import KeyframeModel
 
@@ -71,7 +72,7 @@ struct FlumpImporter {
             movies[movie.id] = movie
         }
         guard !library.movies.isEmpty else {
-            throw ImportError(.unrecognizedInput(path: folder.url(for: file).path, reason: "the Flump library has no movies"))
+            throw ImportError(.invalidFile(file: file, reason: "the Flump library has no movies"))
         }
         for movie in library.movies {
             for layer in usedLayers(of: movie) { try checkTiming(layer) }
@@ -131,7 +132,7 @@ struct FlumpImporter {
                 || ($0.element.scaleFactor == $1.element.scaleFactor && $0.offset < $1.offset)
         }.map(\.element)
         guard let smallest = sortedGroups.first else {
-            throw ImportError(.unrecognizedInput(path: folder.url(for: file).path, reason: "the library has no texture groups"))
+            throw ImportError(.invalidFile(file: file, reason: "the library has no texture groups"))
         }
         let group = sortedGroups.last { $0.scaleFactor <= requested } ?? smallest
         scaleFactor = group.scaleFactor
@@ -146,8 +147,13 @@ struct FlumpImporter {
         var images: [AtlasImage] = []
         var spriteList: [Sprite] = []
         for atlas in group.atlases {
-            var imageSize = folder.pngSize(atlas.file)
-            if imageSize == nil && options.allowMissingImages && !folder.fileExists(atlas.file) {
+            let imageFile: String
+            do { imageFile = try folder.resolve(atlas.file) } catch {
+                throw atlas.fileLocation.error(
+                    file: file, "the atlas image " + error.message(folder: "the export's folder"))
+            }
+            var imageSize = folder.pngSize(imageFile)
+            if imageSize == nil && options.allowMissingImages && !folder.fileExists(imageFile) {
                 // Flump records no atlas size: the smallest image that holds every texture.
                 let width = atlas.textures.map { $0.rect.x + $0.rect.width }.max() ?? 0
                 let height = atlas.textures.map { $0.rect.y + $0.rect.height }.max() ?? 0
@@ -161,13 +167,13 @@ struct FlumpImporter {
                 }
             }
             guard let pixelSize = imageSize else {
-                let reason = folder.fileExists(atlas.file) ? "atlas image is not a PNG" : "atlas image not found"
+                let reason = folder.fileExists(imageFile) ? "atlas image is not a PNG" : "atlas image not found"
                 throw ImportError(.missingFile(
-                    path: folder.url(for: atlas.file).path,
+                    path: imageFile,
                     reason: "\(reason) (named by \(file) at \(atlas.location))"))
             }
             if !images.contains(where: { $0.id == atlas.file }) {
-                images.append(AtlasImage(id: atlas.file, path: atlas.file, pixelSize: pixelSize,
+                images.append(AtlasImage(id: atlas.file, path: imageFile, pixelSize: pixelSize,
                                          resolution: group.scaleFactor))
             }
             for texture in atlas.textures {
@@ -260,7 +266,7 @@ struct FlumpImporter {
             if let start = stack.firstIndex(of: id) { throw ImportError(.symbolCycle(Array(stack[start...]) + [id])) }
             guard stack.count < FlumpImporter.maximumNesting, let movie = movies[id] else {
                 throw movies[id]?.location.error(file: file, "movies are nested more than \(FlumpImporter.maximumNesting) levels deep")
-                    ?? ImportError(.unrecognizedInput(path: file, reason: "unknown movie \(id)"))
+                    ?? ImportError(.invalidFile(file: file, reason: "unknown movie \(id)"))
             }
             stack.append(id)
             for layer in usedLayers(of: movie) {

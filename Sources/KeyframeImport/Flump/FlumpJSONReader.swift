@@ -133,7 +133,9 @@ struct FlumpJSONReader {
             textures.append(FlumpTexture(symbol: try textureCursor.member("symbol").string(), rect: rect, origin: origin,
                                          location: .json(textureCursor.path)))
         }
-        return FlumpAtlas(file: try cursor.member("file").string(), textures: textures, location: .json(cursor.path))
+        let file = try cursor.member("file")
+        return FlumpAtlas(file: try file.string(), textures: textures, location: .json(cursor.path),
+                          fileLocation: .json(file.path))
     }
 
     /// A two-number array such as `loc`, `scale`, `skew`, `pivot` or `origin`, when present.

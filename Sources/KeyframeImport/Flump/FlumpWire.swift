@@ -104,6 +104,8 @@ struct FlumpAtlas {
     var file: String
     var textures: [FlumpTexture]
     var location: FlumpLocation
+    /// Where `file` is written (the member or the attribute).
+    var fileLocation: FlumpLocation
 }
 
 /// One texture: its rectangle in the atlas and its origin, both in the group's pixels.

@@ -175,7 +175,9 @@ struct FlumpXMLReader {
                 symbol: name.value, rect: Rect(x: rect[0], y: rect[1], width: rect[2], height: rect[3]),
                 origin: origin, location: location(textureElement)))
         }
-        return FlumpAtlas(file: try required(element, "file").value, textures: textures, location: location(element))
+        let file = try required(element, "file")
+        return FlumpAtlas(file: file.value, textures: textures, location: location(element),
+                          fileLocation: location(file))
     }
 
     // MARK: Attribute values

@@ -6,17 +6,18 @@ extension Importer {
     /// (StageXL's `flumpLibrary.json`, FlumpOBJC's `<name>.xml`): the first `.xml` file whose root element is
     /// `<resources>` (Flump's XML root; Starling or DragonBones XML atlases have other roots), else the first JSON
     /// file (in name order) whose top level has `movies` and `textureGroups` or `atlases`.
-    static func flumpLibrary(in folder: URL, names: [String]) -> String? {
+    static func flumpLibrary(in source: SourceFolder, names: [String]) -> String? {
+        let folder = source.url
         for name in names where name.lowercased().hasSuffix(".xml") {
-            // Only regular files: opening a named pipe would wait for a writer.
-            guard (try? FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent(name).path))?[.type]
-                as? FileAttributeType == .typeRegular else { continue }
+            // Only regular files inside the folder: opening a named pipe would wait for a writer.
+            guard source.fileExists(name) else { continue }
             guard let handle = try? FileHandle(forReadingFrom: folder.appendingPathComponent(name)) else { continue }
             defer { try? handle.close() }
             let head = String(decoding: (try? handle.read(upToCount: 4096)) ?? Data(), as: UTF8.self)
             if head.range(of: "<resources", options: []) != nil { return name }
         }
         for name in names where name.lowercased().hasSuffix(".json") {
+            guard source.fileExists(name) else { continue }
             let url = folder.appendingPathComponent(name)
             guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
                 size <= 64 << 20, let data = FileManager.default.contents(atPath: url.path),
