@@ -77,7 +77,8 @@ public struct BatchRunner: Sendable {
         if exports.isEmpty {
             notices.append("no exports found (Animate, DragonBones or Flump export folders, or normalized documents)")
         }
-        let strays = removeTemporaryFiles(in: folder)
+        // The lock says no other batch writes here, so temporaries of the older unmarked form go too.
+        let strays = Temporaries.sweepTree(folder, includingUnmarked: true).count
         if strays > 0 {
             notices.append("removed \(strays) temporary file\(strays == 1 ? "" : "s") left by an interrupted run")
         }
@@ -308,19 +309,6 @@ public struct BatchRunner: Sendable {
             throw BatchError(.input, "cannot write to the output folder \(folder): \(error.reason)")
         }
         unlink(probe)
-    }
-
-    /// Removes `.<name>.<random>.tmp` files (``AtomicFile``'s temporaries) under `folder`: only a killed run leaves
-    /// them, and the lock says no other batch is writing.
-    private func removeTemporaryFiles(in folder: String) -> Int {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return 0 }
-        var removed = 0
-        while let item = enumerator.nextObject() as? String {
-            let name = (item as NSString).lastPathComponent
-            guard name.hasPrefix("."), name.hasSuffix(".tmp"), name.split(separator: ".").count >= 3 else { continue }
-            if unlink(folder + "/" + item) == 0 { removed += 1 }
-        }
-        return removed
     }
 
     /// Removes one recorded output when it is a regular file inside OUT, and folders it leaves empty.

@@ -26,9 +26,9 @@ struct BenchBatch: ParsableCommand {
 
     func run() throws {
         let rootURLs = roots.isEmpty ? [URL(fileURLWithPath: "../shared/corpus")] : roots.map { URL(fileURLWithPath: $0) }
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("keyframe-bench-batch-\(ProcessInfo.processInfo.processIdentifier)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratchFolder = try FrameSource.scratchFolder(.benchBatch)
+        defer { scratchFolder.remove() }
+        let scratch = URL(fileURLWithPath: scratchFolder.path)
         let exports: [BatchExport]
         do { exports = try BatchDiscovery.discover(roots: rootURLs, excluding: scratch) } catch {
             throw fail(error.message)

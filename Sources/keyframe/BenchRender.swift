@@ -56,9 +56,9 @@ struct BenchRender: ParsableCommand {
                 throw fail("\(folder.path): \(error)")
             }
         }
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("keyframe-bench-\(ProcessInfo.processInfo.processIdentifier)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratchFolder = try FrameSource.scratchFolder(.benchRender)
+        defer { scratchFolder.remove() }
+        let scratch = URL(fileURLWithPath: scratchFolder.path)
         for mode in scale {
           for side in size {
             var configuration = RenderBenchmark.Configuration(scratchFolder: scratch)

@@ -66,10 +66,10 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
-        let folder = try FrameSource.temporaryFolder("verify")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try FrameSource.scratchFolder(.verify)
+        defer { scratch.remove() }
         let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
-        let rendered = try source.render(into: folder)
+        let rendered = try source.render(into: URL(fileURLWithPath: scratch.path))
         var frames: [RenderedFrame] = []
         var stems: [String: String] = [:]
         for sequence in rendered.sequences {
