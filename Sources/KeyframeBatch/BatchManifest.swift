@@ -3,16 +3,37 @@ import KeyframeFiles
 import KeyframeJSON
 
 /// What OUT holds: per export, the content hash of every input file, the options and tool version it was converted
-/// with, its outputs and its warnings. Stored as `OUT/.keyframe-manifest.json` (sorted keys, no timings, so its bytes
-/// depend only on what was converted).
+/// with, the size and content hash of each of its outputs, and its warnings. Stored as `OUT/.keyframe-manifest.json`
+/// (sorted keys, no timings, so its bytes depend only on what was converted).
+///
+/// An entry vouches for outputs only while they hold the recorded bytes: a rerun compares each output's size and, when
+/// its `stat` is not the one the ``BatchStatCache`` saw, its content hash; and a run removes an export's entry (a
+/// "started" line in the ``BatchJournal``) before it replaces the first of that export's outputs.
 public struct BatchManifest: Sendable, Equatable {
     /// The manifest's file name inside OUT.
     public static let fileName = ".keyframe-manifest.json"
     /// The `format` member that identifies a manifest.
     public static let formatName = "keyframe-batch-manifest"
-    /// The manifest version this build writes and reads. Version 1 recorded SHA-256 digests; version 2 records
-    /// ``ContentHash`` (XXH64) digests. A manifest of any other version is rebuilt.
-    public static let version = 2
+    /// The manifest version this build writes and reads. Version 1 recorded SHA-256 digests; version 2 recorded
+    /// ``ContentHash`` (XXH64) digests of the inputs and only the names of the outputs; version 3 adds each output's
+    /// size and digest. A manifest of any other version is rebuilt (its exports are converted once more).
+    public static let version = 3
+
+    /// One output as written: its size and ``ContentHash/digest(_:)``.
+    public struct Output: Sendable, Equatable {
+        public var size: Int
+        public var digest: String
+
+        public init(size: Int, digest: String) {
+            self.size = size
+            self.digest = digest
+        }
+
+        /// The record of `bytes`.
+        public init(_ bytes: [UInt8]) {
+            self.init(size: bytes.count, digest: ContentHash.digest(bytes))
+        }
+    }
 
     /// One converted export.
     public struct Entry: Sendable, Equatable {
@@ -22,12 +43,16 @@ public struct BatchManifest: Sendable, Equatable {
         public var options: String
         /// The tool version that converted it.
         public var tool: String
-        /// Its outputs, relative to OUT, sorted.
-        public var outputs: [String]
+        /// Its outputs: path relative to OUT → size and digest of the bytes written.
+        public var outputs: [String: Output]
         /// Its warning diagnostics, as text (kept so an up-to-date export still reports them).
         public var warnings: [String]
 
-        public init(inputs: [String: String], options: String, tool: String, outputs: [String], warnings: [String]) {
+        /// The outputs' paths, sorted.
+        public var outputPaths: [String] { outputs.keys.sorted() }
+
+        public init(inputs: [String: String], options: String, tool: String, outputs: [String: Output],
+                    warnings: [String]) {
             self.inputs = inputs
             self.options = options
             self.tool = tool
@@ -73,22 +98,34 @@ public struct BatchManifest: Sendable, Equatable {
         return (manifest, nil)
     }
 
-    /// Reads the manifest of OUT (``load(folder:)``) and adds what the journal of an interrupted run recorded
-    /// (``BatchJournal``): the exports that run finished.
+    /// Reads the manifest of OUT (``load(folder:)``) and applies what the journal of an interrupted run recorded
+    /// (``BatchJournal``), in order: the exports it started replacing lose their entries, the exports it finished get
+    /// their new ones.
     public static func loadWithJournal(folder: String) -> (manifest: BatchManifest, notice: String?, journaled: Int) {
         var (manifest, notice) = load(folder: folder)
-        let journaled = BatchJournal.entries(in: folder)
-        for (id, entry) in journaled { manifest.entries[id] = entry }
+        let journaled = BatchJournal.records(in: folder)
+        for record in journaled {
+            switch record {
+            case .started(let id): manifest.entries[id] = nil
+            case .finished(let id, let entry): manifest.entries[id] = entry
+            }
+        }
         return (manifest, notice, journaled.count)
     }
 
-    /// One entry from its JSON, or `nil` when a member is missing.
+    /// One entry from its JSON, or `nil` when a member is missing or malformed.
     static func entry(from value: JSONValue) -> Entry? {
         guard let inputs = value["inputs"]?.objectValue, let options = value["options"]?.stringValue,
-            let tool = value["tool"]?.stringValue, let outputs = value["outputs"]?.arrayValue
+            let tool = value["tool"]?.stringValue, let outputValues = value["outputs"]?.objectValue
         else { return nil }
-        return Entry(inputs: inputs.compactMapValues(\.stringValue), options: options, tool: tool,
-                     outputs: outputs.compactMap(\.stringValue),
+        var outputs: [String: Output] = [:]
+        for (path, output) in outputValues {
+            guard let size = output["size"]?.doubleValue, let digest = output["digest"]?.stringValue,
+                let whole = Int(exactly: size), whole >= 0
+            else { return nil }
+            outputs[path] = Output(size: whole, digest: digest)
+        }
+        return Entry(inputs: inputs.compactMapValues(\.stringValue), options: options, tool: tool, outputs: outputs,
                      warnings: (value["warnings"]?.arrayValue ?? []).compactMap(\.stringValue))
     }
 
@@ -98,7 +135,9 @@ public struct BatchManifest: Sendable, Equatable {
             "inputs": .object(entry.inputs.mapValues { .string($0) }),
             "options": .string(entry.options),
             "tool": .string(entry.tool),
-            "outputs": .array(entry.outputs.map { .string($0) }),
+            "outputs": .object(entry.outputs.mapValues {
+                .object(["size": .number(Double($0.size)), "digest": .string($0.digest)])
+            }),
             "warnings": .array(entry.warnings.map { .string($0) }),
         ])
     }

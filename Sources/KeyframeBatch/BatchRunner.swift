@@ -19,10 +19,13 @@ import KeyframeRender
 /// OUT's lock, remove temporary files a killed run left, read the manifest (and the journal of a killed run), then
 /// convert — largest exports first, each worker taking the next one when it is done. Each input file is read once
 /// (``InputSet``): its bytes are hashed and handed to the importer; a rerun skips reading files whose `stat` is
-/// unchanged (``BatchStatCache``). Each export's outputs are built in memory, written through ``AtomicFile``, and
-/// only then is the export recorded (a line appended to the ``BatchJournal``); the manifest is written atomically
-/// once at the end. So a run killed at any moment leaves complete files, and records only exports whose outputs are
-/// all in place.
+/// unchanged (``BatchStatCache``). An export is up to date when its inputs, options and tool are unchanged and every
+/// output still holds the bytes recorded (size, then content hash when its `stat` changed). Each export's outputs are
+/// built in memory; before the first of them replaces what an entry vouches for, the entry is dropped (a "started"
+/// line in the ``BatchJournal``); they are written through ``AtomicFile``, and only then is the export recorded (a
+/// finished line); the manifest is written atomically once at the end. So a run killed at any moment, or stopped by a
+/// full disk, leaves complete files, and the manifest vouches only for exports whose outputs are all in place and
+/// were written from the inputs it records.
 public struct BatchRunner: Sendable {
     /// The exports, in any order.
     public var exports: [BatchExport]
@@ -122,7 +125,7 @@ public struct BatchRunner: Sendable {
             let current = Set(exports.map(\.id))
             let gone = state.manifestEntries().filter { !current.contains($0.key) }
             for (id, entry) in gone.sorted(by: { $0.key < $1.key }) {
-                for path in entry.outputs where removeOutput(path, folder: folder) { pruned.append(path) }
+                for path in entry.outputPaths where removeOutput(path, folder: folder) { pruned.append(path) }
                 state.remove(id)
             }
             pruned.sort()
@@ -138,6 +141,7 @@ public struct BatchRunner: Sendable {
         report.verifyCriteria = options.verify?.criteria
         report.recording = options.verify?.record ?? false
         report.inputsRead = state.statCache.readTotals
+        report.outputsChecked = state.statCache.outputReadTotals
         return report
     }
 
@@ -152,12 +156,13 @@ public struct BatchRunner: Sendable {
         }
 
         // Up to date? Each input's digest comes from the stat cache when its status is unchanged, else from reading
-        // and hashing it (and those bytes are kept for the import below, so no file is read twice).
+        // and hashing it (and those bytes are kept for the import below, so no file is read twice). The outputs must
+        // hold the bytes recorded.
         var inputs = InputSet(export: export, cache: state.statCache)
         let previous = state.entry(export.id)
         if !options.force, let previous, previous.options == options.fingerprint,
             previous.tool == options.toolVersion, previous.inputs.count == export.inputFiles.count,
-            previous.outputs.allSatisfy({ FileManager.default.fileExists(atPath: state.folder + "/" + $0) })
+            outputsIntact(previous.outputs, state: state)
         {
             var unchanged = true
             for file in export.inputFiles {
@@ -168,7 +173,7 @@ public struct BatchRunner: Sendable {
             }
             if unchanged {
                 return BatchExportResult(id: export.id, status: .upToDate, inputs: export.inputFiles,
-                                         outputs: previous.outputs, warnings: previous.warnings)
+                                         outputs: previous.outputPaths, warnings: previous.warnings)
             }
         }
 
@@ -213,13 +218,20 @@ public struct BatchRunner: Sendable {
                     + warnings.joined(separator: "; "))
         }
 
-        // Write: every output atomically, then the preview, then drop outputs this export no longer has.
+        // Write: the manifest stops vouching for the previous outputs, then every output is written atomically, then
+        // the preview, then outputs this export no longer has are dropped.
+        if previous != nil {
+            do { try state.invalidate(export.id) } catch {
+                return failure("its outputs were left as they were: \(error.reason)")
+            }
+        }
+        var outputs: [String: BatchManifest.Output] = [:]
         for file in files {
             do { try AtomicFile.write(file.bytes, to: state.folder + "/" + file.path) } catch {
                 return failure("\(error)")
             }
+            outputs[file.path] = BatchManifest.Output(file.bytes)
         }
-        var outputs = files.map(\.path)
         if options.previews {
             let path = OutputNaming.preview(of: export)
             do {
@@ -236,19 +248,37 @@ public struct BatchRunner: Sendable {
                 session.thumbnailSide = 96
                 session.contactSheet = URL(fileURLWithPath: state.folder + "/" + path)
                 _ = try session.run()
+                // The sheet as written, for the manifest's record.
+                outputs[path] = BatchManifest.Output(try InputFile.read(state.folder + "/" + path))
             } catch {
                 return failure("preview: \(error)")
             }
-            outputs.append(path)
         }
-        outputs.sort()
-        for stale in previous?.outputs ?? [] where !outputs.contains(stale) {
+        for stale in previous?.outputPaths ?? [] where outputs[stale] == nil {
             _ = removeOutput(stale, folder: state.folder)
         }
         state.record(export.id, BatchManifest.Entry(inputs: hashes, options: options.fingerprint,
                                                      tool: options.toolVersion, outputs: outputs, warnings: warnings))
-        return BatchExportResult(id: export.id, status: .converted, inputs: export.inputFiles, outputs: outputs,
-                                 duration: elapsed(), warnings: warnings)
+        return BatchExportResult(id: export.id, status: .converted, inputs: export.inputFiles,
+                                 outputs: outputs.keys.sorted(), duration: elapsed(), warnings: warnings)
+    }
+
+    /// Whether every recorded output is a regular file holding the recorded bytes: the size by `stat`, the content
+    /// by the stat cache's digest when the status is the one it saw, else by reading and hashing the file.
+    private func outputsIntact(_ outputs: [String: BatchManifest.Output], state: RunState) -> Bool {
+        for (relative, recorded) in outputs.sorted(by: { $0.key < $1.key }) {
+            guard let clean = cleanRelativePath(relative) else { return false }
+            let path = state.folder + "/" + clean
+            guard let status = FileStatus(path: path), status.size == Int64(recorded.size) else { return false }
+            if let digest = state.statCache.digest(of: path) {
+                if digest != recorded.digest { return false }
+                continue
+            }
+            guard let snapshot = try? InputSnapshot.read(path) else { return false }
+            state.statCache.recordOutput(path, snapshot)
+            if snapshot.digest != recorded.digest { return false }
+        }
+        return true
     }
 
     private enum Placement {
@@ -382,13 +412,25 @@ private final class RunState: @unchecked Sendable {
 
     func remove(_ id: String) { lock.lock(); manifest.entries[id] = nil; dirty = true; lock.unlock() }
 
+    /// Drops the entry of an export whose outputs are about to be replaced: first as a line of the journal (so a run
+    /// killed from now on does not vouch for them), then in memory (so a failure from now on is not vouched for either).
+    ///
+    /// - Throws: when the journal line could not be written; the outputs must then be left alone.
+    func invalidate(_ id: String) throws(BatchJournal.Failure) {
+        try journal.appendStarted(id: id)
+        lock.lock()
+        manifest.entries[id] = nil
+        dirty = true
+        lock.unlock()
+    }
+
     /// Records a finished export: in memory, and as a line of the journal, so a run killed from now on keeps it.
     func record(_ id: String, _ entry: BatchManifest.Entry) {
         lock.lock()
         manifest.entries[id] = entry
         dirty = true
         lock.unlock()
-        journal.append(id: id, entry: entry)
+        journal.appendFinished(id: id, entry: entry)
     }
 
     /// Writes the manifest (when it changed) and then drops the journal, whose entries it now holds.
