@@ -375,6 +375,30 @@ final class BatchRunnerTests: XCTestCase {
         }
     }
 
+    /// The lock is the folder's, not only the lock file's: deleting the file while a batch runs lets no second batch
+    /// in. A lock path that is not a file is an error that names it.
+    func testTheLockSurvivesItsFileBeingDeletedAndALockPathThatIsAFolderIsNamed() throws {
+        let out = work.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let lockFile = out.appendingPathComponent(BatchLock.fileName)
+        let held = try BatchLock(folder: out.path)
+        try FileManager.default.removeItem(at: lockFile)
+        XCTAssertThrowsError(try BatchLock(folder: out.path)) {
+            XCTAssert("\($0)".hasPrefix("another keyframe batch is writing to \(out.path)"), "\($0)")
+        }
+        held.release()
+        XCTAssertNoThrow(try BatchLock(folder: out.path).release())
+
+        try FileManager.default.removeItem(at: lockFile)
+        try FileManager.default.createDirectory(at: lockFile, withIntermediateDirectories: false)
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        XCTAssertThrowsError(try run(root, out, options())) {
+            XCTAssertEqual("\($0)", "cannot lock the output folder \(out.path): its lock file \(lockFile.path) is a folder; "
+                           + "remove it (keyframe batch creates it)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [BatchLock.fileName], "nothing written")
+    }
+
     func testExporterOutputsAreNamedByClipCountAndCompanions() throws {
         let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
         let out = work.appendingPathComponent("out")
