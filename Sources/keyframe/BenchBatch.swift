@@ -24,6 +24,10 @@ struct BenchBatch: ParsableCommand {
     @Option(help: "Repetitions; the fastest is kept.")
     var repetitions = 3
 
+    func validate() throws {
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
+    }
+
     func run() throws {
         let rootURLs = roots.isEmpty ? [URL(fileURLWithPath: "../shared/corpus")] : roots.map { URL(fileURLWithPath: $0) }
         let scratchFolder = try FrameSource.scratchFolder(.benchBatch)

@@ -29,6 +29,12 @@ struct BenchPreview: ParsableCommand {
     @Option(help: "Repetitions; the fastest is kept.")
     var repetitions = 5
 
+    func validate() throws {
+        try NumericBounds.benchFrames.check(frames, "--frames")
+        try NumericBounds.side.check(size, "--size")
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
+    }
+
     func run() throws {
         let url = URL(fileURLWithPath: input)
         let document: Document

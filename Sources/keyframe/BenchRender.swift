@@ -44,6 +44,13 @@ struct BenchRender: ParsableCommand {
     @Option(help: "PNG settings: fast or compact.")
     var png: PNGPreset = .fast
 
+    func validate() throws {
+        try NumericBounds.side.check(size, "--size")
+        try NumericBounds.benchFrames.check(frames, "--frames")
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
+        try NumericBounds.jobs.check(jobs, "--jobs")
+    }
+
     func run() throws {
         let folders = try benchFolders(inputs)
         var scenes: [(name: String, scene: RenderScene)] = []

@@ -47,7 +47,7 @@ struct InputDocument {
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         if given.path == folder.path { return trimmed }
         if given.deletingLastPathComponent().path == folder.path {
-            return (trimmed as NSString).deletingLastPathComponent
+            return PathText.parent(trimmed)
         }
         return folder.path
     }

@@ -45,7 +45,7 @@ struct Preview: ParsableCommand {
     var quiet = false
 
     mutating func validate() throws {
-        guard sizeWarning.isFinite, sizeWarning > 0 else { throw ValidationError("--size-warning must be positive") }
+        try NumericBounds.mebibytes.check(sizeWarning, "--size-warning")
     }
 
     func run() throws {
