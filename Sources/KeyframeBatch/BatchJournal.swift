@@ -10,17 +10,17 @@ import Musl
 #endif
 
 /// The manifest's journal, `OUT/.keyframe-manifest.journal`: while a batch runs, one line per event is appended —
-/// `{"id": …, "started": true}` before the first output of an export that the manifest vouches for is replaced, and
-/// `{"id": …, "entry": {…}}` once all of an export's outputs are in place. At the end the whole manifest is written
+/// `{"id": …, "started": [files]}` before the first output of an export is written, naming every file its conversion
+/// will write, and `{"id": …, "entry": {…}}` once all of them are in place. At the end the whole manifest is written
 /// once and the journal removed.
 ///
 /// Rewriting the whole manifest after every export made a run's manifest writes grow with the square of the number
 /// of exports (10,000 exports: 10,000 writes of a manifest of up to 10,000 entries). An append is one `write(2)` of
 /// one line. A run killed at any moment leaves the manifest of the previous run plus a journal; the next run reads
-/// both (``BatchManifest/loadWithJournal(folder:)``), in order: a "started" line takes away the entry of an export
-/// whose outputs were being replaced (they may come from other bytes than the entry's inputs), a finished line gives
-/// an export its new entry. So the manifest never vouches for outputs written from other inputs, and the next run
-/// converts exactly what is missing. A line that did not reach the disk whole (a full disk, a crash of the machine)
+/// both (``BatchManifest/loadWithJournal(folder:)``), in order: a "started" line makes the entry of an export whose
+/// outputs were being replaced pending (they may come from other bytes than the entry's inputs; see
+/// ``BatchManifest``), a finished line gives an export its new entry. So the manifest never vouches for outputs
+/// written from other inputs, and the next run converts exactly what is missing. A line that did not reach the disk whole (a full disk, a crash of the machine)
 /// does not parse and is ignored, and the next line starts on a line of its own.
 final class BatchJournal: @unchecked Sendable {
     /// The journal's file name inside OUT.
@@ -28,8 +28,8 @@ final class BatchJournal: @unchecked Sendable {
 
     /// One line of the journal.
     enum Record: Equatable {
-        /// The export's outputs are being replaced: its entry no longer holds.
-        case started(id: String)
+        /// The export's conversion began writing these files (relative to OUT): its entry no longer holds.
+        case started(id: String, files: [String])
         /// The export's outputs are all in place, as `entry` records.
         case finished(id: String, entry: BatchManifest.Entry)
     }
@@ -47,11 +47,11 @@ final class BatchJournal: @unchecked Sendable {
 
     init(folder: String) { path = folder + "/" + BatchJournal.fileName }
 
-    /// Appends that `id`'s outputs are about to be replaced.
+    /// Appends that `id`'s conversion is about to write `files`.
     ///
-    /// - Throws: ``Failure`` when the line did not reach the file whole (then nothing may be replaced).
-    func appendStarted(id: String) throws(Failure) {
-        try append(.object(["id": .string(id), "started": .bool(true)]))
+    /// - Throws: ``Failure`` when the line did not reach the file whole (then nothing may be written).
+    func appendStarted(id: String, files: [String]) throws(Failure) {
+        try append(.object(["id": .string(id), "started": .array(files.map { .string($0) })]))
     }
 
     /// Appends one finished export. Failing to append only means the export is converted again after a crash.
@@ -106,8 +106,8 @@ final class BatchJournal: @unchecked Sendable {
         var found: [Record] = []
         for line in [UInt8](data).split(separator: 0x0A) {
             guard let value = try? JSONParser.parse(Array(line)), let id = value["id"]?.stringValue else { continue }
-            if value["started"]?.boolValue == true {
-                found.append(.started(id: id))
+            if let files = value["started"]?.arrayValue {
+                found.append(.started(id: id, files: files.compactMap(\.stringValue)))
             } else if let entryValue = value["entry"], let entry = BatchManifest.entry(from: entryValue) {
                 found.append(.finished(id: id, entry: entry))
             }

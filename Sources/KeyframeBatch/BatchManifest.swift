@@ -7,8 +7,11 @@ import KeyframeJSON
 /// (sorted keys, no timings, so its bytes depend only on what was converted).
 ///
 /// An entry vouches for outputs only while they hold the recorded bytes: a rerun compares each output's size and, when
-/// its `stat` is not the one the ``BatchStatCache`` saw, its content hash; and a run removes an export's entry (a
-/// "started" line in the ``BatchJournal``) before it replaces the first of that export's outputs.
+/// its `stat` is not the one the ``BatchStatCache`` saw, its content hash. Before a run replaces the first of an
+/// export's outputs, the export's entry stops vouching for any of them (a "started" line in the ``BatchJournal``): it
+/// becomes *pending*, listing every file that conversion may write, until the conversion finishes and records its
+/// outputs. A pending entry is never up to date, and its next conversion (or `--prune`) removes the files it lists that
+/// are no longer produced, so an interrupted run leaves neither outputs from other bytes nor strays.
 public struct BatchManifest: Sendable, Equatable {
     /// The manifest's file name inside OUT.
     public static let fileName = ".keyframe-manifest.json"
@@ -47,17 +50,32 @@ public struct BatchManifest: Sendable, Equatable {
         public var outputs: [String: Output]
         /// Its warning diagnostics, as text (kept so an up-to-date export still reports them).
         public var warnings: [String]
+        /// Files (relative to OUT, sorted) that a conversion of the export began to write and did not finish; when
+        /// not empty, the entry vouches for nothing.
+        public var pending: [String]
 
         /// The outputs' paths, sorted.
         public var outputPaths: [String] { outputs.keys.sorted() }
 
+        /// Every file of OUT the entry names: its outputs and its pending files, sorted.
+        public var allPaths: [String] { Set(outputs.keys).union(pending).sorted() }
+
         public init(inputs: [String: String], options: String, tool: String, outputs: [String: Output],
-                    warnings: [String]) {
+                    warnings: [String], pending: [String] = []) {
             self.inputs = inputs
             self.options = options
             self.tool = tool
             self.outputs = outputs
             self.warnings = warnings
+            self.pending = pending
+        }
+
+        /// What is known once a conversion has begun writing `planned` over what `entry` (if any) records: the files
+        /// of both, none vouched for.
+        static func started(from entry: Entry?, writing planned: [String]) -> Entry {
+            var result = entry ?? Entry(inputs: [:], options: "", tool: "", outputs: [:], warnings: [])
+            result.pending = Set(result.allPaths).union(planned).sorted()
+            return result
         }
     }
 
@@ -99,15 +117,17 @@ public struct BatchManifest: Sendable, Equatable {
     }
 
     /// Reads the manifest of OUT (``load(folder:)``) and applies what the journal of an interrupted run recorded
-    /// (``BatchJournal``), in order: the exports it started replacing lose their entries, the exports it finished get
-    /// their new ones.
+    /// (``BatchJournal``), in order: the exports it began writing become pending, the exports it finished get their new
+    /// entries.
     public static func loadWithJournal(folder: String) -> (manifest: BatchManifest, notice: String?, journaled: Int) {
         var (manifest, notice) = load(folder: folder)
         let journaled = BatchJournal.records(in: folder)
         for record in journaled {
             switch record {
-            case .started(let id): manifest.entries[id] = nil
-            case .finished(let id, let entry): manifest.entries[id] = entry
+            case .started(let id, let planned):
+                manifest.entries[id] = Entry.started(from: manifest.entries[id], writing: planned)
+            case .finished(let id, let entry):
+                manifest.entries[id] = entry
             }
         }
         return (manifest, notice, journaled.count)
@@ -126,12 +146,13 @@ public struct BatchManifest: Sendable, Equatable {
             outputs[path] = Output(size: whole, digest: digest)
         }
         return Entry(inputs: inputs.compactMapValues(\.stringValue), options: options, tool: tool, outputs: outputs,
-                     warnings: (value["warnings"]?.arrayValue ?? []).compactMap(\.stringValue))
+                     warnings: (value["warnings"]?.arrayValue ?? []).compactMap(\.stringValue),
+                     pending: (value["pending"]?.arrayValue ?? []).compactMap(\.stringValue))
     }
 
     /// One entry as JSON.
     static func entryJSON(_ entry: Entry) -> JSONValue {
-        .object([
+        var members: [String: JSONValue] = [
             "inputs": .object(entry.inputs.mapValues { .string($0) }),
             "options": .string(entry.options),
             "tool": .string(entry.tool),
@@ -139,7 +160,9 @@ public struct BatchManifest: Sendable, Equatable {
                 .object(["size": .number(Double($0.size)), "digest": .string($0.digest)])
             }),
             "warnings": .array(entry.warnings.map { .string($0) }),
-        ])
+        ]
+        if !entry.pending.isEmpty { members["pending"] = .array(entry.pending.map { .string($0) }) }
+        return .object(members)
     }
 
     /// The manifest as JSON.

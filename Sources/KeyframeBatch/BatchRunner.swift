@@ -125,7 +125,7 @@ public struct BatchRunner: Sendable {
             let current = Set(exports.map(\.id))
             let gone = state.manifestEntries().filter { !current.contains($0.key) }
             for (id, entry) in gone.sorted(by: { $0.key < $1.key }) {
-                for path in entry.outputPaths where removeOutput(path, folder: folder) { pruned.append(path) }
+                for path in entry.allPaths where removeOutput(path, folder: folder) { pruned.append(path) }
                 state.remove(id)
             }
             pruned.sort()
@@ -160,7 +160,7 @@ public struct BatchRunner: Sendable {
         // hold the bytes recorded.
         var inputs = InputSet(export: export, cache: state.statCache)
         let previous = state.entry(export.id)
-        if !options.force, let previous, previous.options == options.fingerprint,
+        if !options.force, let previous, previous.pending.isEmpty, previous.options == options.fingerprint,
             previous.tool == options.toolVersion, previous.inputs.count == export.inputFiles.count,
             outputsIntact(previous.outputs, state: state)
         {
@@ -218,12 +218,11 @@ public struct BatchRunner: Sendable {
                     + warnings.joined(separator: "; "))
         }
 
-        // Write: the manifest stops vouching for the previous outputs, then every output is written atomically, then
-        // the preview, then outputs this export no longer has are dropped.
-        if previous != nil {
-            do { try state.invalidate(export.id) } catch {
-                return failure("its outputs were left as they were: \(error.reason)")
-            }
+        // Write: the manifest stops vouching for the previous outputs and names every file about to be written, then
+        // every output is written atomically, then the preview, then files this export no longer has are dropped.
+        let preview = options.previews ? [OutputNaming.preview(of: export)] : []
+        do { try state.begin(export.id, writing: files.map(\.path) + preview) } catch {
+            return failure("its outputs were left as they were: \(error.reason)")
         }
         var outputs: [String: BatchManifest.Output] = [:]
         for file in files {
@@ -254,7 +253,7 @@ public struct BatchRunner: Sendable {
                 return failure("preview: \(error)")
             }
         }
-        for stale in previous?.outputPaths ?? [] where outputs[stale] == nil {
+        for stale in previous?.allPaths ?? [] where outputs[stale] == nil {
             _ = removeOutput(stale, folder: state.folder)
         }
         state.record(export.id, BatchManifest.Entry(inputs: hashes, options: options.fingerprint,
@@ -412,14 +411,15 @@ private final class RunState: @unchecked Sendable {
 
     func remove(_ id: String) { lock.lock(); manifest.entries[id] = nil; dirty = true; lock.unlock() }
 
-    /// Drops the entry of an export whose outputs are about to be replaced: first as a line of the journal (so a run
-    /// killed from now on does not vouch for them), then in memory (so a failure from now on is not vouched for either).
+    /// Makes the entry of an export whose conversion is about to write `files` pending: first as a line of the
+    /// journal (so a run killed from now on vouches for none of its outputs and knows every file it may have
+    /// written), then in memory (the same for a failure from now on).
     ///
-    /// - Throws: when the journal line could not be written; the outputs must then be left alone.
-    func invalidate(_ id: String) throws(BatchJournal.Failure) {
-        try journal.appendStarted(id: id)
+    /// - Throws: when the journal line could not be written; nothing may be written then.
+    func begin(_ id: String, writing files: [String]) throws(BatchJournal.Failure) {
+        try journal.appendStarted(id: id, files: files)
         lock.lock()
-        manifest.entries[id] = nil
+        manifest.entries[id] = BatchManifest.Entry.started(from: manifest.entries[id], writing: files)
         dirty = true
         lock.unlock()
     }

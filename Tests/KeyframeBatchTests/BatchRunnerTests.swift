@@ -229,13 +229,15 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertEqual(try run(root, out, options()).count(.upToDate), 5)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.modificationDate] as? Date, written)
 
-        // Killed while replacing outputs: a "started" line takes the entry away, whatever the manifest says; one that a
-        // finished line follows does not (the export got its new entry). A torn line before it does not hide it.
+        // Killed while writing outputs: a "started" line makes the entry vouch for nothing, whatever the manifest says,
+        // and the files it names that the export no longer writes go; one that a finished line follows does not (the
+        // export got its new entry). A torn line before it does not hide it.
         let walkerEntry = try XCTUnwrap(manifest["exports"]?["set-00/animate-walker"])
+        try Data("{}".utf8).write(to: out.appendingPathComponent("set-00/spinner-clip.json"))
         let lines = [
             "{\"id\":\"set-00/flump-hopbot\",\"entry\":{\"inp",
-            "{\"id\":\"set-00/bta-spinner\",\"started\":true}",
-            "{\"id\":\"set-00/animate-walker\",\"started\":true}",
+            "{\"id\":\"set-00/bta-spinner\",\"started\":[\"set-00/bta-spinner.json\",\"set-00/spinner-clip.json\"]}",
+            "{\"id\":\"set-00/animate-walker\",\"started\":[\"set-00/animate-walker.json\"]}",
             String(decoding: JSONWriter.writeCompact(.object(["id": .string("set-00/animate-walker"), "entry": walkerEntry])),
                    as: UTF8.self),
         ]
