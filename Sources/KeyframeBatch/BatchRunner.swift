@@ -21,9 +21,9 @@ import KeyframeRender
 /// (``InputSet``): its bytes are hashed and handed to the importer; a rerun skips reading files whose `stat` is
 /// unchanged (``BatchStatCache``). An export is up to date when its inputs, options and tool are unchanged and every
 /// output still holds the bytes recorded (size, then content hash when its `stat` changed). Each export's outputs are
-/// built in memory; before the first of them replaces what an entry vouches for, the entry is dropped (a "started"
-/// line in the ``BatchJournal``); they are written through ``AtomicFile``, and only then is the export recorded (a
-/// finished line); the manifest is written atomically once at the end. So a run killed at any moment, or stopped by a
+/// built in memory; before the first of them is written, the export's entry becomes pending, naming every file about
+/// to be written (a "started" line in the ``BatchJournal``); they are written through ``AtomicFile``, and only then is
+/// the export recorded (a finished line); the manifest is written atomically once at the end. So a run killed at any moment, or stopped by a
 /// full disk, leaves complete files, and the manifest vouches only for exports whose outputs are all in place and
 /// were written from the inputs it records.
 public struct BatchRunner: Sendable {
@@ -161,8 +161,7 @@ public struct BatchRunner: Sendable {
         var inputs = InputSet(export: export, cache: state.statCache)
         let previous = state.entry(export.id)
         if !options.force, let previous, previous.pending.isEmpty, previous.options == options.fingerprint,
-            previous.tool == options.toolVersion, previous.inputs.count == export.inputFiles.count,
-            outputsIntact(previous.outputs, state: state)
+            previous.tool == options.toolVersion, previous.inputs.count == export.inputFiles.count
         {
             var unchanged = true
             for file in export.inputFiles {
@@ -171,7 +170,7 @@ public struct BatchRunner: Sendable {
                 do { digest = try inputs.digest(file) } catch { return failure(error.message) }
                 if digest != recorded { unchanged = false; break }
             }
-            if unchanged {
+            if unchanged && outputsIntact(previous.outputs, state: state) {
                 return BatchExportResult(id: export.id, status: .upToDate, inputs: export.inputFiles,
                                          outputs: previous.outputPaths, warnings: previous.warnings)
             }
@@ -231,8 +230,7 @@ public struct BatchRunner: Sendable {
             }
             outputs[file.path] = BatchManifest.Output(file.bytes)
         }
-        if options.previews {
-            let path = OutputNaming.preview(of: export)
+        if let path = preview.first {
             do {
                 let scene = try RenderScene(document: document, assetsFolder: export.inputFolder)
                 var session = RenderSession(scene: scene)

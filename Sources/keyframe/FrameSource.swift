@@ -1,6 +1,6 @@
 import Foundation
-import KeyframeFiles
 import KeyframeEngine
+import KeyframeFiles
 import KeyframeImport
 import KeyframeModel
 import KeyframeRender
