@@ -66,10 +66,13 @@ public struct BatchReport: Sendable, Equatable {
     /// Input files read and hashed in this run, and their total bytes (files whose status matched the stat cache
     /// are not read). Not part of the summary or the JSON report, whose bytes stay the same on every run.
     public var inputsRead = (files: 0, bytes: 0)
+    /// Outputs of exports found up to date that were read and hashed to check them (those whose `stat` changed since
+    /// a run vouched for them), and their bytes; not part of the JSON report.
+    public var outputsChecked = (files: 0, bytes: 0)
 
     public static func == (a: BatchReport, b: BatchReport) -> Bool {
         a.results == b.results && a.pruned == b.pruned && a.notices == b.notices && a.tool == b.tool
-            && a.inputsRead == b.inputsRead
+            && a.inputsRead == b.inputsRead && a.outputsChecked == b.outputsChecked
             && a.verifyCriteria == b.verifyCriteria && a.recording == b.recording
     }
 

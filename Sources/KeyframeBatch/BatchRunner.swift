@@ -20,10 +20,13 @@ import KeyframeRender
 /// temporary files a killed run left, read the manifest (and the journal of a killed run), then
 /// convert — largest exports first, each worker taking the next one when it is done. Each input file is read once
 /// (``InputSet``): its bytes are hashed and handed to the importer; a rerun skips reading files whose `stat` is
-/// unchanged (``BatchStatCache``). Each export's outputs are built in memory, written through ``AtomicFile``, and
-/// only then is the export recorded (a line appended to the ``BatchJournal``); the manifest is written atomically
-/// once at the end. So a run killed at any moment leaves complete files, and records only exports whose outputs are
-/// all in place.
+/// unchanged (``BatchStatCache``). An export is up to date when its inputs, options and tool are unchanged and every
+/// output still holds the bytes recorded (size, then content hash when its `stat` changed). Each export's outputs are
+/// built in memory; before the first of them is written, the export's entry becomes pending, naming every file about
+/// to be written (a "started" line in the ``BatchJournal``); they are written through ``AtomicFile``, and only then is
+/// the export recorded (a finished line); the manifest is written atomically once at the end. So a run killed at any moment, or stopped by a
+/// full disk, leaves complete files, and the manifest vouches only for exports whose outputs are all in place and
+/// were written from the inputs it records.
 public struct BatchRunner: Sendable {
     /// The exports, in any order.
     public var exports: [BatchExport]
@@ -80,7 +83,9 @@ public struct BatchRunner: Sendable {
         if exports.isEmpty {
             notices.append("no exports found (Animate, DragonBones or Flump export folders, or normalized documents)")
         }
-        let strays = removeTemporaryFiles(in: folder) + (stateFolder == folder ? 0 : removeTemporaryFiles(in: stateFolder))
+        // The lock says no other batch writes here, so temporaries of the older unmarked form go too.
+        let strays = Temporaries.sweepTree(folder, includingUnmarked: true).count
+            + (stateFolder == folder ? 0 : Temporaries.sweepTree(stateFolder, includingUnmarked: true).count)
         if strays > 0 {
             notices.append("removed \(strays) temporary file\(strays == 1 ? "" : "s") left by an interrupted run")
         }
@@ -126,7 +131,7 @@ public struct BatchRunner: Sendable {
             let current = Set(exports.map(\.id))
             let gone = state.manifestEntries().filter { !current.contains($0.key) }
             for (id, entry) in gone.sorted(by: { $0.key < $1.key }) {
-                for path in entry.outputs where removeOutput(path, folder: folder) { pruned.append(path) }
+                for path in entry.allPaths where removeOutput(path, folder: folder) { pruned.append(path) }
                 state.remove(id)
             }
             pruned.sort()
@@ -142,6 +147,7 @@ public struct BatchRunner: Sendable {
         report.verifyCriteria = options.verify?.criteria
         report.recording = options.verify?.record ?? false
         report.inputsRead = state.statCache.readTotals
+        report.outputsChecked = state.statCache.outputReadTotals
         return report
     }
 
@@ -167,12 +173,12 @@ public struct BatchRunner: Sendable {
         }
 
         // Up to date? Each input's digest comes from the stat cache when its status is unchanged, else from reading
-        // and hashing it (and those bytes are kept for the import below, so no file is read twice).
+        // and hashing it (and those bytes are kept for the import below, so no file is read twice). The outputs must
+        // hold the bytes recorded.
         var inputs = InputSet(export: export, cache: state.statCache)
         let previous = state.entry(export.id)
-        if !options.force, let previous, previous.options == options.fingerprint,
-            previous.tool == state.tool, previous.inputs.count == export.inputFiles.count,
-            previous.outputs.allSatisfy({ FileManager.default.fileExists(atPath: state.folder + "/" + $0) })
+        if !options.force, let previous, previous.pending.isEmpty, previous.options == options.fingerprint,
+            previous.tool == state.tool, previous.inputs.count == export.inputFiles.count
         {
             var unchanged = true
             for file in export.inputFiles {
@@ -181,9 +187,9 @@ public struct BatchRunner: Sendable {
                 do { digest = try inputs.digest(file) } catch { return failure(error.message) }
                 if digest != recorded { unchanged = false; break }
             }
-            if unchanged {
+            if unchanged && outputsIntact(previous.outputs, state: state) {
                 return BatchExportResult(id: export.id, status: .upToDate, inputs: export.inputFiles,
-                                         outputs: previous.outputs, warnings: previous.warnings)
+                                         outputs: previous.outputPaths, warnings: previous.warnings)
             }
         }
 
@@ -246,34 +252,57 @@ public struct BatchRunner: Sendable {
             return result
         }
 
-        // Write: every output atomically, then the preview, then drop outputs this export no longer has.
+        // Write: the manifest stops vouching for the previous outputs and names every file about to be written, then
+        // every output is written atomically, then the preview, then files this export no longer has are dropped.
+        let preview = options.previews ? [OutputNaming.preview(of: export)] : []
+        do { try state.begin(export.id, writing: files.map(\.path) + preview) } catch {
+            return failure("its outputs were left as they were: \(error.reason)")
+        }
+        var outputs: [String: BatchManifest.Output] = [:]
         for file in files {
             do { try AtomicFile.write(file.bytes, to: state.folder + "/" + file.path) } catch {
                 return failure("\(error)")
             }
+            outputs[file.path] = BatchManifest.Output(file.bytes)
         }
-        var outputs = files.map(\.path)
-        if options.previews {
-            let path = OutputNaming.preview(of: export)
+        if let path = preview.first {
             do {
                 let scene = try RenderScene(document: document, assetsFolder: export.imagesFolder)
                 // A glance, not a render: up to 12 frames per clip at 4 fps, small cells.
                 _ = try RenderSession.preview(of: scene, to: URL(fileURLWithPath: state.folder + "/" + path)).run()
+                // The sheet as written, for the manifest's record.
+                outputs[path] = BatchManifest.Output(try InputFile.read(state.folder + "/" + path))
             } catch {
                 return failure("preview: \(error)")
             }
-            outputs.append(path)
         }
-        outputs.sort()
-        for stale in previous?.outputs ?? [] where !outputs.contains(stale) {
+        for stale in previous?.allPaths ?? [] where outputs[stale] == nil {
             _ = removeOutput(stale, folder: state.folder)
         }
         state.record(export.id, BatchManifest.Entry(inputs: hashes, options: options.fingerprint,
                                                      tool: state.tool, outputs: outputs, warnings: warnings))
-        var result = BatchExportResult(id: export.id, status: .converted, inputs: export.inputFiles, outputs: outputs,
-                                       duration: elapsed(), warnings: warnings)
+        var result = BatchExportResult(id: export.id, status: .converted, inputs: export.inputFiles,
+                                       outputs: outputs.keys.sorted(), duration: elapsed(), warnings: warnings)
         result.messages = located
         return result
+    }
+
+    /// Whether every recorded output is a regular file holding the recorded bytes: the size by `stat`, the content
+    /// by the stat cache's digest when the status is the one it saw, else by reading and hashing the file.
+    private func outputsIntact(_ outputs: [String: BatchManifest.Output], state: RunState) -> Bool {
+        for (relative, recorded) in outputs.sorted(by: { $0.key < $1.key }) {
+            guard let clean = cleanRelativePath(relative) else { return false }
+            let path = state.folder + "/" + clean
+            guard let status = FileStatus(path: path), status.size == Int64(recorded.size) else { return false }
+            if let digest = state.statCache.digest(of: path) {
+                if digest != recorded.digest { return false }
+                continue
+            }
+            guard let snapshot = try? InputSnapshot.read(path) else { return false }
+            state.statCache.recordOutput(path, snapshot)
+            if snapshot.digest != recorded.digest { return false }
+        }
+        return true
     }
 
     private enum Placement {
@@ -350,19 +379,6 @@ public struct BatchRunner: Sendable {
             throw BatchError(.input, "cannot write to the output folder \(folder): \(error.reason)")
         }
         unlink(probe)
-    }
-
-    /// Removes `.<name>.<random>.tmp` files (``AtomicFile``'s temporaries) under `folder`: only a killed run leaves
-    /// them, and the lock says no other batch is writing.
-    private func removeTemporaryFiles(in folder: String) -> Int {
-        guard let enumerator = FileManager.default.enumerator(atPath: folder) else { return 0 }
-        var removed = 0
-        while let item = enumerator.nextObject() as? String {
-            let name = (item as NSString).lastPathComponent
-            guard name.hasPrefix("."), name.hasSuffix(".tmp"), name.split(separator: ".").count >= 3 else { continue }
-            if unlink(folder + "/" + item) == 0 { removed += 1 }
-        }
-        return removed
     }
 
     /// Removes one recorded output when it is a regular file inside OUT, and folders it leaves empty.
@@ -445,13 +461,26 @@ private final class RunState: @unchecked Sendable {
 
     func remove(_ id: String) { lock.lock(); manifest.entries[id] = nil; dirty = true; lock.unlock() }
 
+    /// Makes the entry of an export whose conversion is about to write `files` pending: first as a line of the
+    /// journal (so a run killed from now on vouches for none of its outputs and knows every file it may have
+    /// written), then in memory (the same for a failure from now on).
+    ///
+    /// - Throws: when the journal line could not be written; nothing may be written then.
+    func begin(_ id: String, writing files: [String]) throws(BatchJournal.Failure) {
+        try journal.appendStarted(id: id, files: files)
+        lock.lock()
+        manifest.entries[id] = BatchManifest.Entry.started(from: manifest.entries[id], writing: files)
+        dirty = true
+        lock.unlock()
+    }
+
     /// Records a finished export: in memory, and as a line of the journal, so a run killed from now on keeps it.
     func record(_ id: String, _ entry: BatchManifest.Entry) {
         lock.lock()
         manifest.entries[id] = entry
         dirty = true
         lock.unlock()
-        journal.append(id: id, entry: entry)
+        journal.appendFinished(id: id, entry: entry)
     }
 
     /// Writes the manifest (when it changed) and then drops the journal, whose entries it now holds.

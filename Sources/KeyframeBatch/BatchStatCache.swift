@@ -2,9 +2,9 @@ import Foundation
 import KeyframeFiles
 import KeyframeJSON
 
-/// A local shortcut in front of the content hash: for each input file a batch read, its status (device, inode,
-/// size, modification and change times) and the digest of the bytes it had then. A rerun that finds a file with the
-/// very same status takes the digest from here instead of reading and hashing the file again.
+/// A local shortcut in front of the content hash: for each input file a batch read (and each output it checked), its
+/// status (device, inode, size, modification and change times) and the digest of the bytes it had then. A rerun that
+/// finds a file with the very same status takes the digest from here instead of reading and hashing the file again.
 ///
 /// Correctness never depends on it: a file whose status differs in any way is read and hashed, and a file is only
 /// entered once its times have settled (``FileStatus/isSettled(before:)``), so a write in the same clock tick cannot
@@ -32,6 +32,8 @@ final class BatchStatCache: @unchecked Sendable {
     private var current: [String: Entry] = [:]
     private var reads = 0
     private var bytesRead = 0
+    private var outputReads = 0
+    private var outputBytesRead = 0
 
     init(previous: [String: Entry] = [:]) { self.previous = previous }
 
@@ -66,10 +68,25 @@ final class BatchStatCache: @unchecked Sendable {
         if let status = snapshot.status { current[path] = Entry(status: status, digest: snapshot.digest) }
     }
 
+    /// Records what reading an output found (as ``record(_:_:)``, counted apart from the inputs).
+    func recordOutput(_ path: String, _ snapshot: InputSnapshot) {
+        lock.lock(); defer { lock.unlock() }
+        outputReads += 1
+        outputBytesRead += snapshot.bytes.count
+        if let status = snapshot.status { current[path] = Entry(status: status, digest: snapshot.digest) }
+    }
+
     /// Input files read and hashed in this run, and their bytes.
     var readTotals: (files: Int, bytes: Int) {
         lock.lock(); defer { lock.unlock() }
         return (reads, bytesRead)
+    }
+
+    /// Outputs of up-to-date exports read and hashed in this run (their status had changed since a run vouched for
+    /// them), and their bytes.
+    var outputReadTotals: (files: Int, bytes: Int) {
+        lock.lock(); defer { lock.unlock() }
+        return (outputReads, outputBytesRead)
     }
 
     /// Writes the entries of this run's files into OUT atomically.

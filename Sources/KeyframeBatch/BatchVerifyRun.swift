@@ -52,6 +52,8 @@ final class BatchVerifyRun: @unchecked Sendable {
                              + "\(goldenRoot) --record)")
         }
         try? FileManager.default.removeItem(atPath: scratch)
+        // Recording writes into the golden tree: what an interrupted recording left there goes first.
+        if options.record { Temporaries.sweepTree(goldenRoot) }
         state = BatchVerifyState.load(folder: folder)
     }
 

@@ -16,6 +16,7 @@ extension AtomicFile {
         let target = try resolveTarget(path)
         let folder = directory(of: target)
         try createFolders(folder, for: path)
+        Temporaries.sweepOnce(folder)
         try probe(folder, for: path)
     }
 
@@ -36,13 +37,15 @@ extension AtomicFile {
                 throw FileWriteError(path: path, reason: "cannot create the folder: \(String(cString: strerror(errno)))")
             }
         }
+        Temporaries.sweepOnce(path)
         try probe(path, for: path)
     }
 
-    /// Creates and removes an empty hidden file in `folder`, the way ``write(_:to:)`` starts.
+    /// Creates and removes an empty hidden file in `folder`, the way ``write(_:to:)`` starts (named as its temporaries
+    /// are, so a kill in between leaves nothing a later run keeps).
     private static func probe(_ folder: String, for path: String) throws(FileWriteError) {
-        let probe = "\(folder)/.keyframe-check.\(String(UInt64.random(in: 0...UInt64.max), radix: 36)).tmp"
-        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        let probe = "\(folder)/\(Temporaries.fileName(for: "keyframe-check"))"
+        let fd = open(probe, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard fd >= 0 else {
             throw FileWriteError(path: path, reason: "cannot create files in \(folder): \(String(cString: strerror(errno)))")
         }

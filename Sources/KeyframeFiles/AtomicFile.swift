@@ -23,6 +23,9 @@ public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertibl
 
 /// Writes output files through a temporary sibling and `rename(2)`, so a path never holds partial data.
 ///
+/// The temporary is `.<name>.<pid>-<random>.tmp`; the first time a process writes into (or checks) a folder, it removes
+/// the temporaries that writers which are gone left there (``Temporaries``), so a `kill -9` leaves nothing for ever.
+///
 /// The one place Keyframe's outputs reach the disk. It never replaces what is not a regular file: a symbolic link
 /// is written through (its target is replaced, the link stays), and a directory, device, FIFO or socket at the path
 /// is refused with an error, untouched.
@@ -43,17 +46,21 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` atomically, creating missing parent folders.
     public static func store(_ bytes: UnsafeRawBufferPointer, to path: String) throws(FileWriteError) {
         let target = try resolveTarget(path)
-        try createFolders(directory(of: target), for: path)
+        let folder = directory(of: target)
+        try createFolders(folder, for: path)
+        Temporaries.sweepOnce(folder)
         var temporary = ""
         var fd: Int32 = -1
         for _ in 0..<8 {
-            // A random suffix keeps concurrent writers apart; O_EXCL makes a collision a retry.
-            let suffix = String(UInt64.random(in: 0...UInt64.max), radix: 36)
-            temporary = "\(directory(of: target))/.\(fileName(of: target)).\(suffix).tmp"
-            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            // The name carries this process's id and a random word: concurrent writers stay apart (O_EXCL makes a
+            // collision a retry), and a later run can tell a temporary whose writer is gone (see Temporaries).
+            temporary = "\(folder)/\(Temporaries.fileName(for: fileName(of: target)))"
+            fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
             if fd >= 0 || errno != EEXIST { break }
         }
-        if fd < 0 { throw failure(path, "cannot create files in \(directory(of: target))") }
+        if fd < 0 { throw failure(path, "cannot create files in \(folder)") }
+        // Held until the file is closed: a sweep never takes a temporary that is being written for a stale one.
+        _ = flock(fd, LOCK_EX)
         var offset = 0
         while offset < bytes.count {
             let written = Glibc_write(fd, bytes.baseAddress! + offset, bytes.count - offset)

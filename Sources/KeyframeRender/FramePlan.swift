@@ -134,7 +134,7 @@ public struct FramePlan: Sendable, Equatable {
     }
 }
 
-/// A frame rate for messages: `24`, `29.97`.
+/// A frame rate or time for messages: `24`, `29.97`, `1e+19` (any value, also one no integer type holds).
 func formatRate(_ fps: Double) -> String {
-    fps == fps.rounded() ? String(Int(fps)) : String(fps)
+    fps == fps.rounded() && abs(fps) < 1e15 ? String(Int(fps)) : String(fps)
 }

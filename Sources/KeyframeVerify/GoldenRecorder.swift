@@ -3,7 +3,8 @@ import KeyframeFiles
 
 /// Writes or refreshes a golden folder from a verification: only frames that failed are written (each atomically),
 /// extra golden frames of clips rendered whole are removed, and frames that match are left untouched, so a
-/// re-recorded golden set changes only where the render changed.
+/// re-recorded golden set changes only where the render changed. Temporary files that an interrupted recording left in
+/// the folder are removed (``Temporaries``), even when nothing else changes.
 public enum GoldenRecorder {
     /// What a recording changed.
     public struct Summary: Sendable, Hashable, CustomStringConvertible {
@@ -32,6 +33,7 @@ public enum GoldenRecorder {
     ///
     /// - Throws: ``VerifyError`` for the first file that cannot be written or removed.
     public static func record(_ report: VerifyReport) throws(VerifyError) -> Summary {
+        Temporaries.sweep(report.goldenFolder)
         var summary = Summary()
         for frame in report.frames {
             switch frame.status {

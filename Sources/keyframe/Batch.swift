@@ -97,7 +97,7 @@ struct Batch: ParsableCommand {
         for value in to where BatchTarget(argument: value) == nil {
             throw ValidationError("--to \(value): expected normalized, lottie or core-animation")
         }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        try NumericBounds.jobs.check(jobs, "--jobs")
     }
 
     func run() throws {

@@ -73,10 +73,7 @@ struct BatchVerifyArguments: ParsableArguments {
             if let first = given.first { throw ValidationError("\(first) needs --verify GOLDEN_ROOT") }
             return
         }
-        guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be between 0 and 255") }
-        guard Verify.parseShare(maxDiffering) != nil else {
-            throw ValidationError("--max-differing \(maxDiffering): expected a percentage between 0 and 100, e.g. 0.5%")
-        }
+        try Verify.checkCriteria(tolerance: tolerance, maxDiffering: maxDiffering)
         if record && verifyHtml != nil { throw ValidationError("--verify-html reports a check; --record checks nothing") }
         // The same checks, and messages, as `keyframe verify`'s render options.
         do { _ = try RenderOptions.parse(renderArguments) } catch {

@@ -23,6 +23,10 @@ struct BenchConvert: ParsableCommand {
     @Option(help: "Repetitions per export; the fastest is kept.")
     var repetitions = 5
 
+    func validate() throws {
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
+    }
+
     func run() throws {
         let folders = try benchFolders(inputs)
         let results: [ConversionBenchmark.Result]

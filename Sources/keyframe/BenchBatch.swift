@@ -24,11 +24,15 @@ struct BenchBatch: ParsableCommand {
     @Option(help: "Repetitions; the fastest is kept.")
     var repetitions = 3
 
+    func validate() throws {
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
+    }
+
     func run() throws {
         let rootURLs = roots.isEmpty ? [URL(fileURLWithPath: "../shared/corpus")] : roots.map { URL(fileURLWithPath: $0) }
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("keyframe-bench-batch-\(ProcessInfo.processInfo.processIdentifier)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratchFolder = try FrameSource.scratchFolder(.benchBatch)
+        defer { scratchFolder.remove() }
+        let scratch = URL(fileURLWithPath: scratchFolder.path)
         let exports: [BatchExport]
         do { exports = try BatchDiscovery.discover(roots: rootURLs, excluding: scratch) } catch {
             throw fail(error.message)

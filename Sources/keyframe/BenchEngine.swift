@@ -25,9 +25,9 @@ struct BenchEngine: ParsableCommand {
     var repetitions = 3
 
     func validate() throws {
-        guard animators >= 1 else { throw ValidationError("--animators must be at least 1") }
-        guard ticks >= 1 else { throw ValidationError("--ticks must be at least 1") }
-        guard repetitions >= 1 else { throw ValidationError("--repetitions must be at least 1") }
+        try NumericBounds.animators.check(animators, "--animators")
+        try NumericBounds.ticks.check(ticks, "--ticks")
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
     }
 
     func run() throws {

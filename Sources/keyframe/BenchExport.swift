@@ -31,6 +31,11 @@ struct BenchExport: ParsableCommand {
     @Option(help: "Clips exported in parallel, as for export (default: all cores).")
     var jobs: Int?
 
+    func validate() throws {
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
+        try NumericBounds.jobs.check(jobs, "--jobs")
+    }
+
     func run() throws {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")

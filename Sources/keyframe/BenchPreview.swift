@@ -29,6 +29,12 @@ struct BenchPreview: ParsableCommand {
     @Option(help: "Repetitions; the fastest is kept.")
     var repetitions = 5
 
+    func validate() throws {
+        try NumericBounds.benchFrames.check(frames, "--frames")
+        try NumericBounds.side.check(size, "--size")
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
+    }
+
     func run() throws {
         let url = URL(fileURLWithPath: input)
         let document: Document
@@ -45,15 +51,16 @@ struct BenchPreview: ParsableCommand {
         var cpu = (render: Double.infinity, preview: Double.infinity)
         var pageSize = 0
         for _ in 0..<max(1, repetitions) {
-            let renderFolder = try FrameSource.temporaryFolder("bench-render")
+            let renderFolder = try FrameSource.scratchFolder(.benchRender)
             var start = DispatchTime.now().uptimeNanoseconds
             var cpuStart = BenchPreview.processorSeconds()
-            _ = try source.render(into: renderFolder)
+            _ = try source.render(into: URL(fileURLWithPath: renderFolder.path))
             best.render = min(best.render, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             cpu.render = min(cpu.render, BenchPreview.processorSeconds() - cpuStart)
-            try? FileManager.default.removeItem(at: renderFolder)
+            renderFolder.remove()
 
-            let previewFolder = try FrameSource.temporaryFolder("bench-preview")
+            let previewScratch = try FrameSource.scratchFolder(.benchPreview)
+            let previewFolder = URL(fileURLWithPath: previewScratch.path)
             let page = previewFolder.appendingPathComponent("page.html")
             start = DispatchTime.now().uptimeNanoseconds
             cpuStart = BenchPreview.processorSeconds()
@@ -63,7 +70,7 @@ struct BenchPreview: ParsableCommand {
             best.preview = min(best.preview, Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9)
             cpu.preview = min(cpu.preview, BenchPreview.processorSeconds() - cpuStart)
             pageSize = bytes.count
-            try? FileManager.default.removeItem(at: previewFolder)
+            previewScratch.remove()
         }
         try Output.out(line: "\(URL(fileURLWithPath: input).lastPathComponent) \(chosen.name): \(frames) frames at \(size)², "
               + "fastest of \(repetitions)")

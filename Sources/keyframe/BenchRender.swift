@@ -45,6 +45,13 @@ struct BenchRender: ParsableCommand {
     @Option(help: "PNG settings: fast or compact.")
     var png: PNGPreset = .fast
 
+    func validate() throws {
+        try NumericBounds.side.check(size, "--size")
+        try NumericBounds.benchFrames.check(frames, "--frames")
+        try NumericBounds.repetitions.check(repetitions, "--repetitions")
+        try NumericBounds.jobs.check(jobs, "--jobs")
+    }
+
     func run() throws {
         let folders = try benchFolders(inputs)
         var scenes: [(name: String, scene: RenderScene)] = []
@@ -57,9 +64,9 @@ struct BenchRender: ParsableCommand {
                 throw fail("\(folder.path): \(error)")
             }
         }
-        let scratch = FileManager.default.temporaryDirectory
-            .appendingPathComponent("keyframe-bench-\(ProcessInfo.processInfo.processIdentifier)")
-        defer { try? FileManager.default.removeItem(at: scratch) }
+        let scratchFolder = try FrameSource.scratchFolder(.benchRender)
+        defer { scratchFolder.remove() }
+        let scratch = URL(fileURLWithPath: scratchFolder.path)
         for mode in scale {
           for side in size {
             var configuration = RenderBenchmark.Configuration(scratchFolder: scratch)

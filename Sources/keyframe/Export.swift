@@ -76,7 +76,7 @@ struct Export: ParsableCommand {
         if (profile != nil || images != nil) && to != .lottie {
             throw ValidationError("--profile and --images apply to --to lottie only")
         }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
+        try NumericBounds.jobs.check(jobs, "--jobs")
         if pretty && coreAnimationFormat == .plist {
             throw ValidationError("--pretty applies to JSON; a property list is always written indented")
         }
@@ -133,7 +133,7 @@ struct Export: ParsableCommand {
         var owners: [String: (clip: String, bytes: [UInt8])] = [:]
         for exported in result.clips {
             let main = mainPath(of: exported, in: result)
-            let folder = (main as NSString).deletingLastPathComponent
+            let folder = PathText.parent(main)
             for file in exported.companions + [exported.main] {
                 let path = file == exported.main ? main : (folder as NSString).appendingPathComponent(file.relativePath)
                 let key = (path as NSString).standardizingPath.lowercased()

@@ -1,5 +1,6 @@
 import Foundation
 import KeyframeEngine
+import KeyframeFiles
 import KeyframeImport
 import KeyframeModel
 import KeyframeRender
@@ -86,13 +87,9 @@ struct FrameSource {
         return Result(document: document, sequences: sequences, fps: rate, script: nil)
     }
 
-    /// A fresh private folder under the system's temporary folder; the caller removes it.
-    static func temporaryFolder(_ purpose: String) throws -> URL {
-        let url = FileManager.default.temporaryDirectory
-            .appendingPathComponent("keyframe-\(purpose)-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
-        do { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) } catch {
-            throw fail("cannot create a temporary folder \(url.path)")
-        }
-        return url
+    /// A fresh private folder under the system's temporary folder (``ScratchFolder``: removed when it goes away, and
+    /// by a later run when this process is killed); the caller removes it.
+    static func scratchFolder(_ purpose: ScratchFolder.Purpose) throws -> ScratchFolder {
+        do { return try ScratchFolder(purpose) } catch { throw fail("\(error)") }
     }
 }

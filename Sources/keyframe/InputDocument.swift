@@ -72,10 +72,10 @@ struct InputDocument {
         var trimmed = input
         while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed.removeLast() }
         guard let place = Importer.exportFolder(of: URL(fileURLWithPath: input)) else { return "" }
-        if place.file != nil { return (trimmed as NSString).deletingLastPathComponent }
+        if place.file != nil { return PathText.parent(trimmed) }
         if URL(fileURLWithPath: input).standardizedFileURL.path == place.folder.path { return trimmed }
         // A LIBRARY/ folder: the export is the folder above it.
-        if (trimmed as NSString).lastPathComponent == "LIBRARY" { return (trimmed as NSString).deletingLastPathComponent }
+        if (trimmed as NSString).lastPathComponent == "LIBRARY" { return PathText.parent(trimmed) }
         return trimmed + "/.."
     }
 

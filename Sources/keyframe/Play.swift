@@ -32,12 +32,8 @@ struct Play: ParsableCommand {
     var json = false
 
     func validate() throws {
-        guard fps.isFinite, fps > 0, fps <= 1000 else {
-            throw ValidationError("--fps \(RenderOptions.number(fps)): must be a number of ticks per second in 0 < fps ≤ 1000")
-        }
-        if let until, !(until.isFinite && until >= 0) {
-            throw ValidationError("--until \(RenderOptions.number(until)): must be a number of seconds ≥ 0")
-        }
+        try NumericBounds.framesPerSecond.check(fps, "--fps")
+        try NumericBounds.time.check(until, "--until")
         if let until, until * fps >= Double(ScriptRunner.maximumTicks) {
             throw ValidationError("--until \(JSONWriter.format(until)) at \(JSONWriter.format(fps)) fps is more than "
                                   + "\(ScriptRunner.maximumTicks) ticks")

@@ -45,21 +45,14 @@ struct Preview: ParsableCommand {
     var quiet = false
 
     mutating func validate() throws {
-        guard sizeWarning.isFinite, sizeWarning > 0 else { throw ValidationError("--size-warning must be positive") }
+        try NumericBounds.mebibytes.check(sizeWarning, "--size-warning")
     }
 
     func run() throws {
         let page = URL(fileURLWithPath: output).standardizedFileURL
-        let temporary: URL?
-        let folder: URL
-        if let framesFolder {
-            folder = URL(fileURLWithPath: framesFolder).standardizedFileURL
-            temporary = nil
-        } else {
-            folder = try FrameSource.temporaryFolder("preview")
-            temporary = folder
-        }
-        defer { if let temporary { try? FileManager.default.removeItem(at: temporary) } }
+        let scratch = framesFolder == nil ? try FrameSource.scratchFolder(.preview) : nil
+        defer { scratch?.remove() }
+        let folder = URL(fileURLWithPath: scratch?.path ?? framesFolder!).standardizedFileURL
         let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
         let rendered = try source.render(into: folder)
 

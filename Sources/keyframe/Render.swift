@@ -122,7 +122,7 @@ struct Render: ParsableCommand {
         for summary in summaries {
             let fitNote = summary.fit != options.fit ? " (the document has no stage size; framed its content)" : ""
             let files = summary.paths.isEmpty ? "" : ": \(Render.describe(summary.paths))"
-            let rateNote = script != nil ? " at \(formatNumber(rate)) fps" : ""
+            let rateNote = script != nil ? " at \(NumericBounds.text(rate)) fps" : ""
             text += "\(summary.name): \(summary.frames.count) frame(s)\(rateNote), "
                 + "\(summary.framing.width)×\(summary.framing.height)\(fitNote)\(files)\n"
             if !summary.staleFiles.isEmpty {
@@ -199,11 +199,6 @@ struct Render: ParsableCommand {
             try session.run(name: run.name, plans: run.plans, scenes: run.scenes, reporting: progress)
         }
         try report([summary], rate: rate, diagnostics: inputScene.document.diagnostics, script: scriptPath)
-    }
-
-    /// `24`, `29.97`.
-    func formatNumber(_ value: Double) -> String {
-        value == value.rounded() ? String(Int(value)) : String(value)
     }
 
     /// `out/walk-0000.png … walk-0023.png`, or the one path.

@@ -11,7 +11,7 @@ extension PNGPreset: ExpressibleByArgument {}
 /// The options that decide which frames are drawn and how, shared by every command that renders
 /// (`render`, and the commands that must draw exactly what `render` draws).
 struct RenderOptions: ParsableArguments {
-    @Option(help: "Output frames per second, at most 1000 (default: the document's frame rate).")
+    @Option(help: "Output frames per second, above 0 and at most 1000 (default: the document's frame rate).")
     var fps: Double?
 
     @Option(help: ArgumentHelp("Output size; the framed scene is scaled to fit and centred.", valueName: "WxH"))
@@ -46,35 +46,21 @@ struct RenderOptions: ParsableArguments {
 
     mutating func validate() throws {
         if frames != nil && !at.isEmpty { throw ValidationError("--frames and --at cannot be used together") }
-        if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
-        if let duration, !(duration.isFinite && duration > 0) {
-            throw ValidationError("--duration \(Self.number(duration)): must be a positive number of seconds")
-        }
-        if let fps, !(fps.isFinite && fps > 0 && fps <= RenderOptions.maximumFPS) {
-            throw ValidationError("--fps \(Self.number(fps)): must be a number of frames per second in 0 < fps ≤ "
-                                  + "\(Int(RenderOptions.maximumFPS))")
-        }
-        if let size {
-            guard let parsed = RenderOptions.parseSize(size) else {
-                throw ValidationError("--size \(size): expected WIDTHxHEIGHT, e.g. 512x512")
-            }
-            guard parsed.width <= Framing.maximumSide, parsed.height <= Framing.maximumSide else {
-                throw ValidationError("--size \(size): each side must be between 1 and \(Framing.maximumSide) pixels")
-            }
-        }
-        for time in at where !(time.isFinite && time >= 0) {
-            throw ValidationError("--at \(Self.number(time)): times must be zero or positive seconds")
+        try NumericBounds.jobs.check(jobs, "--jobs")
+        try NumericBounds.duration.check(duration, "--duration")
+        try NumericBounds.framesPerSecond.check(fps, "--fps")
+        try NumericBounds.time.check(at, "--at")
+        if let size, RenderOptions.parseSize(size) == nil {
+            throw ValidationError("--size \(size): expected WIDTHxHEIGHT, each side \(NumericBounds.side), e.g. 512x512")
         }
         if let background, RenderOptions.parseColor(background) == nil {
             throw ValidationError("--background \(background): expected #RRGGBB or #RRGGBBAA")
         }
         if let frames, RenderOptions.parseRange(frames) == nil {
-            throw ValidationError("--frames \(frames): expected A..B with 0 ≤ A ≤ B, or a single frame number")
+            throw ValidationError("--frames \(frames): expected A..B with 0 ≤ A ≤ B ≤ "
+                                  + "\(NumericBounds.text(NumericBounds.frameNumber.upper)), or a single frame number")
         }
     }
-
-    /// The highest `--fps` (as for `keyframe play`): a second of animation is at most 1000 files.
-    static let maximumFPS = 1000.0
 
     /// The frames asked for with `--frames` or `--at` (every frame without them).
     var selection: FramePlan.Selection {
@@ -94,17 +80,12 @@ struct RenderOptions: ParsableArguments {
         session.duration = duration
     }
 
-    /// A number as a user would type it: `-1`, `0.5`, `inf`, `nan`.
-    static func number(_ value: Double) -> String {
-        if value.isNaN { return "nan" }
-        if value.isInfinite { return value < 0 ? "-inf" : "inf" }
-        return value == value.rounded() && abs(value) < 1e15 ? String(Int(value)) : String(value)
-    }
-
-    /// `512x512` → (512, 512).
+    /// `512x512` → (512, 512); each side within ``NumericBounds/side``.
     static func parseSize(_ text: String) -> (width: Int, height: Int)? {
         let parts = text.lowercased().split(separator: "x", omittingEmptySubsequences: false)
-        guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]), w > 0, h > 0 else { return nil }
+        guard parts.count == 2, let w = NumericBounds.side.wholeNumber(parts[0]),
+            let h = NumericBounds.side.wholeNumber(parts[1])
+        else { return nil }
         return (w, h)
     }
 
@@ -123,11 +104,13 @@ struct RenderOptions: ParsableArguments {
         return RGBAColor(r: bytes[0], g: bytes[1], b: bytes[2], a: bytes.count == 4 ? bytes[3] : 255)
     }
 
-    /// `3..10` → 3...10; `7` → 7...7.
+    /// `3..10` → 3...10; `7` → 7...7; frame numbers within ``NumericBounds/frameNumber``.
     static func parseRange(_ text: String) -> ClosedRange<Int>? {
-        if let single = Int(text), single >= 0 { return single...single }
+        if let single = NumericBounds.frameNumber.wholeNumber(text) { return single...single }
         let parts = text.components(separatedBy: "..")
-        guard parts.count == 2, let a = Int(parts[0]), let b = Int(parts[1]), a >= 0, a <= b else { return nil }
+        guard parts.count == 2, let a = NumericBounds.frameNumber.wholeNumber(parts[0]),
+            let b = NumericBounds.frameNumber.wholeNumber(parts[1]), a <= b
+        else { return nil }
         return a...b
     }
 }

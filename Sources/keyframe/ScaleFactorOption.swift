@@ -7,8 +7,6 @@ struct ScaleFactorOption: ParsableArguments {
     var value: Double?
 
     func validate() throws {
-        if let value, !(value > 0 && value.isFinite) {
-            throw ValidationError("--scale-factor \(RenderOptions.number(value)): must be a positive, finite number (e.g. 1 or 2)")
-        }
+        try NumericBounds.scaleFactor.check(value, "--scale-factor")
     }
 }

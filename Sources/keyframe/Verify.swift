@@ -52,24 +52,29 @@ struct Verify: ParsableCommand {
     var quiet = false
 
     mutating func validate() throws {
-        guard (0...255).contains(tolerance) else { throw ValidationError("--tolerance must be between 0 and 255") }
+        try Verify.checkCriteria(tolerance: tolerance, maxDiffering: maxDiffering)
+    }
+
+    /// The checks of `--tolerance` and `--max-differing` (shared with `batch --verify`).
+    static func checkCriteria(tolerance: Int, maxDiffering: String) throws {
+        try NumericBounds.tolerance.check(tolerance, "--tolerance")
         guard Verify.parseShare(maxDiffering) != nil else {
-            throw ValidationError("--max-differing \(maxDiffering): expected a percentage between 0 and 100, e.g. 0.5%")
+            throw ValidationError("--max-differing \(maxDiffering): expected a percentage from 0 to 100, e.g. 0.5%")
         }
     }
 
     /// `0.5%` or `0.5` → 0.005.
     static func parseShare(_ text: String) -> Double? {
         let number = text.hasSuffix("%") ? String(text.dropLast()) : text
-        guard let value = Double(number), value >= 0, value <= 100 else { return nil }
+        guard let value = Double(number), NumericBounds.percentage.accepts(value) else { return nil }
         return value / 100
     }
 
     func run() throws {
-        let folder = try FrameSource.temporaryFolder("verify")
-        defer { try? FileManager.default.removeItem(at: folder) }
+        let scratch = try FrameSource.scratchFolder(.verify)
+        defer { scratch.remove() }
         let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
-        let rendered = try source.render(into: folder)
+        let rendered = try source.render(into: URL(fileURLWithPath: scratch.path))
         var frames: [RenderedFrame] = []
         var stems: [String: String] = [:]
         for sequence in rendered.sequences {

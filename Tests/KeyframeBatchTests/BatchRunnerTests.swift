@@ -178,18 +178,22 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssert(corrupt.notices.contains { $0.contains("is corrupt") && $0.contains("rebuilding") }, "\(corrupt.notices)")
         BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after rebuilding a corrupt manifest")
 
-        try Data(text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 7").utf8).write(to: manifest)
+        try Data(text.replacingOccurrences(of: "\"version\" : 3", with: "\"version\" : 7").utf8).write(to: manifest)
         let newer = try run(root, out, options())
         XCTAssertEqual(newer.count(.converted), 5)
         XCTAssert(newer.notices.contains { $0.contains("newer keyframe") && $0.contains("version 7") }, "\(newer.notices)")
         BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after replacing a newer manifest")
 
-        // Version 1 recorded SHA-256 digests: its entries cannot be compared, so it is rebuilt too.
-        try Data(text.replacingOccurrences(of: "\"version\" : 2", with: "\"version\" : 1").utf8).write(to: manifest)
-        let older = try run(root, out, options())
-        XCTAssertEqual(older.count(.converted), 5)
-        XCTAssert(older.notices.contains { $0.contains("older keyframe") && $0.contains("version 1") }, "\(older.notices)")
-        BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after replacing an older manifest")
+        // Version 1 recorded SHA-256 digests, version 2 no digests of the outputs: neither can vouch for what OUT holds,
+        // so each is rebuilt too (every export converted once more).
+        for version in [1, 2] {
+            try Data(text.replacingOccurrences(of: "\"version\" : 3", with: "\"version\" : \(version)").utf8).write(to: manifest)
+            let older = try run(root, out, options())
+            XCTAssertEqual(older.count(.converted), 5)
+            XCTAssert(older.notices.contains { $0.contains("older keyframe") && $0.contains("version \(version)") },
+                      "\(older.notices)")
+            BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after replacing a version \(version) manifest")
+        }
     }
 
     /// A killed run leaves the previous manifest and a journal of the exports it finished: the next run counts those
@@ -224,6 +228,24 @@ final class BatchRunnerTests: XCTestCase {
         Thread.sleep(forTimeInterval: 0.05)
         XCTAssertEqual(try run(root, out, options()).count(.upToDate), 5)
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.modificationDate] as? Date, written)
+
+        // Killed while writing outputs: a "started" line makes the entry vouch for nothing, whatever the manifest says,
+        // and the files it names that the export no longer writes go; one that a finished line follows does not (the
+        // export got its new entry). A torn line before it does not hide it.
+        let walkerEntry = try XCTUnwrap(manifest["exports"]?["set-00/animate-walker"])
+        try Data("{}".utf8).write(to: out.appendingPathComponent("set-00/spinner-clip.json"))
+        let lines = [
+            "{\"id\":\"set-00/flump-hopbot\",\"entry\":{\"inp",
+            "{\"id\":\"set-00/bta-spinner\",\"started\":[\"set-00/bta-spinner.json\",\"set-00/spinner-clip.json\"]}",
+            "{\"id\":\"set-00/animate-walker\",\"started\":[\"set-00/animate-walker.json\"]}",
+            String(decoding: JSONWriter.writeCompact(.object(["id": .string("set-00/animate-walker"), "entry": walkerEntry])),
+                   as: UTF8.self),
+        ]
+        try Data(lines.joined(separator: "\n").utf8).write(to: out.appendingPathComponent(".keyframe-manifest.journal"))
+        let started = try run(root, out, options())
+        XCTAssertEqual(started.results.filter { $0.status == .converted }.map(\.id), ["set-00/bta-spinner"])
+        XCTAssertEqual(started.count(.upToDate), 4)
+        BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after a journal with started lines")
     }
 
     /// The stat cache spares reruns the hashing of unchanged files, and never hides a change: a touched file is
@@ -247,6 +269,9 @@ final class BatchRunnerTests: XCTestCase {
         let second = try run(root, out, options())
         XCTAssertEqual(second.count(.upToDate), 5)
         XCTAssertEqual(second.inputsRead.files, 0, "an unchanged tree is checked by status alone")
+        // The outputs were written moments before the second run: their status does not vouch for them yet.
+        XCTAssertEqual(second.outputsChecked.files, 5)
+        XCTAssertEqual(second.outputsChecked.bytes, converted.filter { !$0.key.hasPrefix(".") }.reduce(0) { $0 + $1.value.count })
 
         // Touched, not changed: hashed, found equal, nothing converted.
         let json = root.appendingPathComponent("set-00/animate-walker/Animation.json")
@@ -261,7 +286,9 @@ final class BatchRunnerTests: XCTestCase {
         // Same size, same modification time, other bytes: caught through the change time.
         Thread.sleep(forTimeInterval: 2.2)
         XCTAssertEqual(try run(root, out, options()).inputsRead.files, 1, "the touched file, now settled and entered")
-        XCTAssertEqual(try run(root, out, options()).inputsRead.files, 0)
+        let settled = try run(root, out, options())
+        XCTAssertEqual(settled.inputsRead.files, 0)
+        XCTAssertEqual(settled.outputsChecked.files, 0, "settled outputs are checked by status alone")
         let png = root.appendingPathComponent("set-00/animate-walker/spritemap1.png")
         var before = stat()
         XCTAssertEqual(stat(png.path, &before), 0)
@@ -285,6 +312,37 @@ final class BatchRunnerTests: XCTestCase {
         XCTAssertEqual(uncached.count(.upToDate), 5)
         XCTAssertEqual(uncached.inputsRead.files, fileCount)
         XCTAssertEqual(uncached.notices, [])
+    }
+
+    /// An output that no longer holds what the manifest recorded — cut short, or the same size with other bytes and
+    /// its modification time put back — is noticed on the next run, and only its export is converted again.
+    func testATruncatedOrCorruptedOutputIsNoticedAndConvertedAgain() throws {
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        let out = work.appendingPathComponent("out")
+        XCTAssertEqual(try run(root, out, options()).count(.converted), 5)
+        let good = BatchFixtures.snapshot(out)
+
+        let walker = out.appendingPathComponent("set-00/animate-walker.json")
+        let bytes = try Data(contentsOf: walker)
+        try bytes.prefix(bytes.count - 1).write(to: walker)
+        let spinner = out.appendingPathComponent("set-00/bta-spinner.json")
+        var before = stat()
+        XCTAssertEqual(stat(spinner.path, &before), 0)
+        var other = [UInt8](try Data(contentsOf: spinner))
+        other[other.count / 2] = other[other.count / 2] == 0x20 ? 0x09 : 0x20
+        try Data(other).write(to: spinner)
+        XCTAssertEqual(utimensat(AT_FDCWD, spinner.path, [before.st_atim, before.st_mtim], 0), 0)
+
+        let rerun = try run(root, out, options())
+        XCTAssertEqual(rerun.results.filter { $0.status == .converted }.map(\.id),
+                       ["set-00/animate-walker", "set-00/bta-spinner"])
+        XCTAssertEqual(rerun.count(.upToDate), 3)
+        BatchFixtures.assertSame(BatchFixtures.snapshot(out), good, "after converting the damaged outputs again")
+        // The manifest records what each output holds.
+        let manifest = try JSONParser.parse([UInt8](Data(contentsOf: out.appendingPathComponent(".keyframe-manifest.json"))))
+        let record = manifest["exports"]?["set-00/animate-walker"]?["outputs"]?["set-00/animate-walker.json"]
+        XCTAssertEqual(record?["size"]?.doubleValue, Double(bytes.count))
+        XCTAssertEqual(record?["digest"]?.stringValue, ContentHash.digest([UInt8](bytes)))
     }
 
     func testCollidingOutputNamesFailBeforeAnyWork() throws {
@@ -317,6 +375,30 @@ final class BatchRunnerTests: XCTestCase {
                 XCTAssert("\($0)".contains("cannot write to the output folder"), "\($0)")
             }
         }
+    }
+
+    /// The lock is the folder's, not only the lock file's: deleting the file while a batch runs lets no second batch
+    /// in. A lock path that is not a file is an error that names it.
+    func testTheLockSurvivesItsFileBeingDeletedAndALockPathThatIsAFolderIsNamed() throws {
+        let out = work.appendingPathComponent("out")
+        try FileManager.default.createDirectory(at: out, withIntermediateDirectories: true)
+        let lockFile = out.appendingPathComponent(BatchLock.fileName)
+        let held = try BatchLock(folder: out.path)
+        try FileManager.default.removeItem(at: lockFile)
+        XCTAssertThrowsError(try BatchLock(folder: out.path)) {
+            XCTAssert("\($0)".hasPrefix("another keyframe batch is writing to \(out.path)"), "\($0)")
+        }
+        held.release()
+        XCTAssertNoThrow(try BatchLock(folder: out.path).release())
+
+        try FileManager.default.removeItem(at: lockFile)
+        try FileManager.default.createDirectory(at: lockFile, withIntermediateDirectories: false)
+        let root = try BatchFixtures.tree(copies: 1, in: work.appendingPathComponent("in"))
+        XCTAssertThrowsError(try run(root, out, options())) {
+            XCTAssertEqual("\($0)", "cannot lock the output folder \(out.path): its lock file \(lockFile.path) is a folder; "
+                           + "remove it (keyframe batch creates it)")
+        }
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [BatchLock.fileName], "nothing written")
     }
 
     func testExporterOutputsAreNamedByClipCountAndCompanions() throws {

@@ -239,7 +239,7 @@ final class CLIContractTests: XCTestCase {
         let folder = try TestPaths.temporaryFolder("contract-bounds")
         let fast = try run(["render", walker, "--fps", "100000", "-o", folder.path])
         XCTAssertEqual(fast.status, 2)
-        XCTAssertTrue(fast.stderr.hasPrefix("keyframe: error: --fps 100000: ") && fast.stderr.contains("≤ 1000"), fast.stderr)
+        XCTAssertTrue(fast.stderr.hasPrefix("keyframe: error: --fps 100000: ") && fast.stderr.contains("at most 1000"), fast.stderr)
         // Two clips of 60 s each at 1000 fps: 120,000 frames in one run.
         let slow = folder.appendingPathComponent("slow.json")
         XCTAssertEqual(try run(["convert", walker, "-o", slow.path]).status, 0)
@@ -309,13 +309,13 @@ final class CLIContractTests: XCTestCase {
 
     func testNegativeNumbersAreReadAsTheOptionsValues() throws {
         let cases: [(arguments: [String], message: String)] = [
-            (["render", walker, "--at", "-1"], "--at -1: times must be zero or positive seconds"),
-            (["render", walker, "--at", "0", "-0.5"], "--at -0.5: times must be zero or positive seconds"),
+            (["render", walker, "--at", "-1"], "--at -1: must be a number of seconds from 0 to 1000000"),
+            (["render", walker, "--at", "0", "-0.5"], "--at -0.5: must be a number of seconds from 0 to 1000000"),
             (["render", walker, "--frames", "-1..2"], "--frames -1..2: expected A..B"),
             (["render", walker, "--fps", "-24"], "--fps -24: must be"),
-            (["render", walker, "--scale-factor", "-1"], "--scale-factor -1: must be a positive, finite number"),
-            (["convert", walker, "--scale-factor", "inf"], "--scale-factor inf: must be a positive, finite number"),
-            (["play", script, "--until", "-1"], "--until -1: must be a number of seconds ≥ 0"),
+            (["render", walker, "--scale-factor", "-1"], "--scale-factor -1: must be a number above 0 and at most 1000"),
+            (["convert", walker, "--scale-factor", "inf"], "--scale-factor inf: must be a number above 0 and at most 1000"),
+            (["play", script, "--until", "-1"], "--until -1: must be a number of seconds from 0 to 1000000"),
         ]
         for (arguments, message) in cases {
             let result = try run(arguments)
@@ -323,6 +323,21 @@ final class CLIContractTests: XCTestCase {
             XCTAssertTrue(result.stderr.hasPrefix("keyframe: error: \(message)"), "\(arguments): \(result.stderr)")
             XCTAssertFalse(result.stderr.contains("Missing value"), result.stderr)
         }
+    }
+
+    /// One-character paths, relative to the working folder: `-o a` and an input file `a` (Foundation's
+    /// `deletingLastPathComponent` traps on such a name, so no command may take paths apart with it).
+    func testOneCharacterPathsAreOrdinaryPaths() throws {
+        let folder = try TestPaths.temporaryFolder("contract-short")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let export = try run(["export", spinner, "--to", "lottie", "-o", "a"], directory: folder)
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertEqual(try run(["export", spinner, "--to", "lottie", "-o", "b/"], directory: folder).status, 0)
+        XCTAssertEqual(try files(in: folder), ["a", "b"])
+        XCTAssertEqual(try run(["convert", spinner, "-o", "c"], directory: folder).status, 0)
+        let convert = try run(["convert", "c"], directory: folder)
+        XCTAssertEqual(convert.status, 0, convert.stderr)
+        XCTAssertTrue(convert.stdout.hasPrefix("{"), convert.stdout)
     }
 
     // MARK: 11. Plain words, with the path

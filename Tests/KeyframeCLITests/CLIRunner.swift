@@ -2,9 +2,12 @@ import Foundation
 
 /// The outcome of one run of the built `keyframe` binary.
 struct CLIRun {
+    /// The exit code, or the signal's number when ``terminationReasonIsExit`` is false.
     var status: Int32
     var stdout: String
     var stderr: String
+    /// Whether the process exited rather than died of a signal (a trap, an abort).
+    var terminationReasonIsExit = true
 }
 
 /// Runs the built `keyframe` binary as a user would, for every CLI test class.
@@ -36,6 +39,7 @@ enum CLIRunner {
         let errData = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         return CLIRun(status: process.terminationStatus, stdout: String(decoding: outData, as: UTF8.self),
-                      stderr: String(decoding: errData, as: UTF8.self))
+                      stderr: String(decoding: errData, as: UTF8.self),
+                      terminationReasonIsExit: process.terminationReason == .exit)
     }
 }

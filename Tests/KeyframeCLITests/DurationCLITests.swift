@@ -32,6 +32,6 @@ final class DurationCLITests: XCTestCase {
     func testDurationMustBePositive() throws {
         let result = try CLIRunner.run(["render", library, "--duration", "0", "-o", "/tmp"])
         XCTAssertEqual(result.status, 2, result.stderr)
-        XCTAssertTrue(result.stderr.contains("--duration 0: must be a positive number of seconds"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("--duration 0: must be a number of seconds above 0 and at most 1000000"), result.stderr)
     }
 }
