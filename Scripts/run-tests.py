@@ -3,9 +3,9 @@
 
     Scripts/run-tests.py [--jobs N] [--tier full|check] [--filter REGEX] [--bundle PATH]
 
-The test bundle built by `swift build --build-tests` is run once per unit of work: one process per test class, and
-one per test for the classes that took longest last time (so a slow class does not decide the wall time alone).
-Units are started longest first on N workers (default: the number of cores). Each process's output is kept; a unit
+The test bundle built by `swift build --build-tests` is run once per test class (a class's tests may share
+fixtures, so they run one after another in one process, as XCTest runs them). Classes are started longest first, by
+the durations of the last run, on N workers (default: the number of cores). Each process's output is kept; a unit
 that fails, crashes or exceeds its time limit has its whole output printed. At the end: the failures, the skipped
 tests with their reasons, the ten slowest tests and the totals. Exit status 1 when any test failed or any process
 ended abnormally, else 0.
@@ -42,8 +42,6 @@ CHECK_TIER = [
     r"KeyframeRobustnessTests\.(MalformedInputTests|FuzzRegressionTests)$",
 ]
 
-# A class whose tests took longer than this in total is split into one process per test.
-SPLIT_SECONDS = 8.0
 # A unit running longer than this is stopped and reported as a failure (a hang must not stall CI).
 UNIT_TIMEOUT_SECONDS = 900
 
@@ -78,17 +76,11 @@ def load_times():
 
 
 def make_units(tests, times):
-    """Groups tests into units (a class, or a single test of a slow class), longest expected first."""
+    """Groups tests by class, longest expected first."""
     classes = {}
     for test in tests:
         classes.setdefault(test.split("/")[0], []).append(test)
-    units = []
-    for name, members in classes.items():
-        total = sum(times.get(test, 0.5) for test in members)
-        if total > SPLIT_SECONDS and len(members) > 1:
-            units.extend((times.get(test, 0.5), [test]) for test in members)
-        else:
-            units.append((total, members))
+    units = [(sum(times.get(test, 0.5) for test in members), members) for members in classes.values()]
     units.sort(key=lambda unit: (-unit[0], unit[1][0]))
     return [members for _, members in units]
 
