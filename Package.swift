@@ -117,8 +117,8 @@ let package = Package(
         .testTarget(name: "KeyframeLottieTests",
                     dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
                                    "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"],
-                    // Read from the source tree by path (and rewritten with KEYFRAME_THORVG_RECORD=1), not a resource.
-                    exclude: ["ThorVGFrameFigures.json"]),
+                    // Read from the source tree by path (and rewritten in the tests' record modes), not resources.
+                    exclude: ["ThorVGFrameFigures.json", "LottieWebFrameFigures.json"]),
         .testTarget(name: "KeyframeBatchTests",
                     dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
                                    "KeyframeTestSupport", "keyframe", "KeyframePNG", "KeyframeRaster"]),

@@ -555,8 +555,10 @@ struct LottieClipBuilder {
                 }
                 shape = .object(["a": 1, "k": .array(keyframes)])
             }
+            // `x` (expansion) is optional in the specification, but lottie-web's SVG and HTML renderers read it
+            // unconditionally (a mask without it stops the animation from loading).
             return .object(["mode": "a", "inv": false, "pt": shape, "o": .object(["a": 0, "k": 100]),
-                            "nm": .string("mask")])
+                            "x": .object(["a": 0, "k": 0]), "nm": .string("mask")])
         }
     }
 
