@@ -46,7 +46,7 @@ struct Export: ParsableCommand {
             help: ArgumentHelp("Core Animation: write the layer tree as json (default) or plist.", valueName: "json|plist"))
     var coreAnimationFormat: CALayerTreeFile.Format?
 
-    @Option(help: ArgumentHelp("Lottie: the players to target, portable (rlottie, ThorVG, lottie-web, lottie-ios; default) or full.",
+    @Option(help: ArgumentHelp("Lottie: the players to target, portable (rlottie, ThorVG, lottie-web, lottie-ios, lottie-android; default) or full.",
                                valueName: "portable|full"))
     var profile: LottieExportSettings.Profile?
 

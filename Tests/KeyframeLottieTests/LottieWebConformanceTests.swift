@@ -67,27 +67,6 @@ final class LottieWebConformanceTests: XCTestCase {
         return difference.worstMean <= bound.mean + margin.mean && difference.offShare <= bound.off + margin.off
     }
 
-    /// Whether an image layer with masks shows a picture wider than 300 or taller than 150 px: lottie-web's html
-    /// renderer draws such a layer inside an `<svg>` without a size, which the browser makes 300 × 150.
-    static func masksLargeImageLayer(_ json: [UInt8]) -> Bool {
-        guard case .object(let root)? = try? JSONParser.parse(json) else { return false }
-        var sizes: [String: (Double, Double)] = [:]
-        var layers = root["layers"]?.arrayValue ?? []
-        for asset in root["assets"]?.arrayValue ?? [] {
-            if let id = asset["id"]?.stringValue, let w = asset["w"]?.doubleValue, let h = asset["h"]?.doubleValue,
-                asset["layers"] == nil
-            {
-                sizes[id] = (w, h)
-            }
-            layers += asset["layers"]?.arrayValue ?? []
-        }
-        return layers.contains { layer in
-            guard layer["ty"]?.doubleValue == 2, layer["hasMask"]?.boolValue == true,
-                let id = layer["refId"]?.stringValue, let size = sizes[id] else { return false }
-            return size.0 > 300 || size.1 > 150
-        }
-    }
-
     struct Figures {
         var name: String
         var profile: String
@@ -163,8 +142,6 @@ final class LottieWebConformanceTests: XCTestCase {
                                   frames: chosen.count, size: (s.framing.width, s.framing.height))
             if renderer == .html && usesTrackMattes {
                 figures.unasserted = "the html renderer draws no track mattes"
-            } else if renderer == .html && Self.masksLargeImageLayer(s.json) {
-                figures.unasserted = "the html renderer clips a masked image layer to 300 × 150 px"
             }
             let info: LottieWebPlayer.Info
             do {
@@ -300,6 +277,44 @@ final class LottieWebConformanceTests: XCTestCase {
                                   difference.offShare * 100))
         }
         print("lottie-web on a page without `img { display: block }`, walker frame 0: " + figures.joined(separator: ", "))
+    }
+
+    /// `portable` plays masked clips in the players from one file: the bouncer sample (a mask over two nested symbols,
+    /// every frame) and `flxanimate05-mom-bg-mask`, each exported once, played by lottie-web's three renderers (this
+    /// class's bound) and by rlottie (`RLottieConformanceTests`' bound: the criterion, else the compensated
+    /// one after undoing rlottie's image alpha and a 3 × 3 blur).
+    func testMaskedClipsPlayInLottieWebAndRLottieFromOneFile() throws {
+        var exports = [TestPaths.packageRoot.appendingPathComponent("Samples/animate-bouncer-long")]
+        exports += try TestPaths.corpus("animate_atlas").filter { $0.lastPathComponent == "flxanimate05-mom-bg-mask" }
+        XCTAssertEqual(exports.count, 2)
+        let player = try Self.player()
+        for export in exports {
+            let s = try LottieConformanceSubject(export, profile: .portable)
+            let text = String(decoding: s.json, as: UTF8.self)
+            XCTAssertTrue(text.contains("\"masksProperties\""), "\(s.name): the export has no masks")
+            XCTAssertFalse(text.contains("\"tt\":"), "\(s.name): the portable export uses a track matte")
+            let frames = s.chosenFrames(limit: Self.frameLimit)
+            let expected = frames.map { s.expected($0) }
+            let rlottie = try XCTUnwrap(RLottiePlayer(json: s.json, key: "\(s.name)-masked"), "\(s.name): rlottie refuses it")
+            for (frame, wanted) in zip(frames, expected) {
+                let actual = rlottie.render(frame: frame)
+                let raw = FrameDifference(actual, wanted)
+                let compensated = raw.passes ? raw
+                    : FrameDifference(actual.undoingRLottieImageAlpha().boxBlurred(), wanted.boxBlurred(), offBy: 32)
+                XCTAssertTrue(compensated.worstMean <= RLottieConformanceTests.compensatedMeanLimit
+                              && compensated.offShare <= RLottieConformanceTests.compensatedOffLimit,
+                              "\(s.name) frame \(frame) in rlottie: \(compensated.meanPerChannel), \(compensated.offShare)")
+            }
+            for renderer in LottieWebPlayer.Renderer.allCases {
+                try player.load(s.json, renderer: renderer)
+                let key = "\(s.name)/portable/\(renderer.rawValue)"
+                for (frame, wanted) in zip(frames, expected) {
+                    let difference = FrameDifference(try player.render(frames: [frame])[0], wanted)
+                    XCTAssertTrue(Self.acceptable(difference, key: key, frame: frame),
+                                  "\(key) frame \(frame): \(difference.meanPerChannel), \(difference.offShare)")
+                }
+            }
+        }
     }
 }
 #endif

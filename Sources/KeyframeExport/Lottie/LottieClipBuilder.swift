@@ -109,15 +109,18 @@ struct LottieClipBuilder {
             matteAssets[maskKey] = id
             var index = 1
             let runs = try LottieClipBuilder.runs(of: maskFrames, halves: [], context: &context)
+            var none: [JSONValue] = []
             let maskLayers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &index,
-                                           matteAssets: [:], masks: [:], width: framing.width, height: framing.height,
-                                           context: &context)
+                                           matteAssets: [:], masks: [:], maskAssets: &none, width: framing.width,
+                                           height: framing.height, context: &context)
             assets.append(.object(["id": .string(id), "nm": .string(maskKey), "layers": .array(maskLayers)]))
         }
         let runs = try LottieClipBuilder.runs(of: frames, halves: halves, context: &context)
+        var maskAssets: [JSONValue] = []
         layers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &nextIndex,
-                               matteAssets: matteAssets, masks: masks, width: framing.width, height: framing.height,
-                               context: &context)
+                               matteAssets: matteAssets, masks: masks, maskAssets: &maskAssets, width: framing.width,
+                               height: framing.height, context: &context)
+        assets += maskAssets
         let renames = try images.finish()
         let imageAssets = images.assets(mode: settings.images)
         assets = assets.map { LottieImageTable.renaming($0, renames) }
@@ -344,8 +347,8 @@ struct LottieClipBuilder {
 
     /// The layers for `runs` (back to front), front first as Lottie lists them, with matte layers and parent nulls.
     private func layerJSON(_ runs: [Run], frameCount: Int, images: inout LottieImageTable, nextIndex: inout Int,
-                           matteAssets: [String: String], masks: [String: [[Sample]]], width: Int, height: Int,
-                           context: inout Context)
+                           matteAssets: [String: String], masks: [String: [[Sample]]], maskAssets: inout [JSONValue],
+                           width: Int, height: Int, context: inout Context)
         throws(ExportError) -> [JSONValue]
     {
         var front: [JSONValue] = []
@@ -395,6 +398,7 @@ struct LottieClipBuilder {
             let opacity = LottieKeyframeReducer(tolerance: [LottieTolerance.opacityPercent])
                 .property(run.samples.map { [$0.opacity * 100] }, held: run.held, frames: frames, scalar: true)
             let zero: JSONValue = .object(["a": 0, "k": [0, 0]])
+            var skewNull: [String: JSONValue]? = nil
             if sheared {
                 // Rotation and skew share the rotation's budget; a skew error turns the y axis by sec(sk) times it.
                 let degrees = LottieTolerance.degrees(extent: worldExtent) / 2
@@ -425,7 +429,7 @@ struct LottieClipBuilder {
                         "o": .object(["a": 0, "k": 100]),
                     ]),
                 ]
-                nulls.append(.object(nullLayer))
+                skewNull = nullLayer
                 layer["parent"] = .number(Double(parentIndex))
                 layer["ks"] = .object([
                     "a": zero, "p": zero, "s": .object(["a": 0, "k": [100, 100]]),
@@ -445,12 +449,30 @@ struct LottieClipBuilder {
             }
             if first.bake != nil { context.report.bakedTints += 1 }
             if let mask = first.mask, settings.profile == .portable {
-                // Portable: the mask's coverage as layer mask paths in this layer's own space.
-                layer["hasMask"] = true
-                layer["masksProperties"] = .array(try maskPaths(
-                    for: run, layerWorlds: worlds, maskFrames: masks[mask] ?? [], images: &images, context: &context))
+                // Portable: the layer goes into a precomp the size of the canvas, and the mask's coverage becomes
+                // mask paths on that precomp's layer, in canvas space. (lottie-web's html renderer draws a masked
+                // image layer inside an SVG element it gives no size, clipping it to 300 × 150 px; a masked precomp
+                // layer gets its own size.)
+                let id = "mask_\(maskAssets.count)"
+                layer["ind"] = .number(Double(nextIndex))
+                nextIndex += 1
+                var content: [JSONValue] = [.object(layer)]
+                if let skewNull { content.append(.object(skewNull)) }
+                maskAssets.append(.object(["id": .string(id), "nm": .string(name), "layers": .array(content)]))
+                let holder: [String: JSONValue] = [
+                    "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string(name), "refId": .string(id),
+                    "w": .number(Double(width)), "h": .number(Double(height)), "sr": 1, "ao": 0, "ip": .number(ip),
+                    "op": .number(op), "st": 0, "bm": 0, "ks": LottieClipBuilder.identityTransform, "hasMask": true,
+                    "masksProperties": .array(try maskPaths(for: run, maskFrames: masks[mask] ?? [], images: &images,
+                                                            context: &context)),
+                ]
+                nextIndex += 1
+                front.append(.object(holder))
                 context.report.masks += 1
-            } else if let mask = first.mask, let matte = matteAssets[mask] {
+                continue
+            }
+            if let skewNull { nulls.append(.object(skewNull)) }
+            if let mask = first.mask, let matte = matteAssets[mask] {
                 // The matte goes directly above the layer it clips (portable: no `tp`).
                 let matteLayer: [String: JSONValue] = [
                     "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string("matte " + mask),
@@ -470,20 +492,17 @@ struct LottieClipBuilder {
         return front + nulls
     }
 
-    /// Layer masks reproducing the mask items' coverage over `run`: one added rectangle path per covered rectangle
-    /// of each mask picture, mapped into the layer's space at every frame and reduced like the transforms.
-    private func maskPaths(for run: Run, layerWorlds: [Matrix2D], maskFrames: [[Sample]],
-                           images: inout LottieImageTable, context: inout Context) throws(ExportError) -> [JSONValue]
+    /// Masks reproducing the mask items' coverage over `run`: one added rectangle path per covered rectangle of each
+    /// mask picture, on the canvas at every frame, reduced like the transforms.
+    private func maskPaths(for run: Run, maskFrames: [[Sample]], images: inout LottieImageTable,
+                           context: inout Context) throws(ExportError) -> [JSONValue]
     {
-        // Corners per rectangle per frame, in the layer's (asset pixel) space.
+        // Corners per rectangle per frame, in canvas pixels.
         var shapes: [[[Double]]] = []  // rectangle → frame → 8 numbers
         var rectangleCount = -1
-        var frames: [Int] = []
-        for (i, layerWorld) in layerWorlds.enumerated() {
-            let frame = run.first + i
-            frames.append(frame)
+        let frames = Array(run.first...run.last)
+        for frame in frames {
             let items = frame < maskFrames.count ? maskFrames[frame] : []
-            guard let inverse = layerWorld.inverted else { return [] }
             var corners: [[Double]] = []
             for item in items {
                 let (shape, width, height) = try images.maskShape(sprite: item.sprite, node: run.key)
@@ -500,7 +519,7 @@ struct LottieClipBuilder {
                 }
                 let toLocal = Matrix2D(a: sprite.size.width / Double(max(width, 1)), b: 0, c: 0,
                                        d: sprite.size.height / Double(max(height, 1)), tx: 0, ty: 0)
-                let m = inverse.concatenating(item.world).concatenating(toLocal)
+                let m = item.world.concatenating(toLocal)
                 for r in rectangles {
                     var numbers: [Double] = []
                     for (x, y) in [(r.x, r.y), (r.x + r.width, r.y), (r.x + r.width, r.y + r.height), (r.x, r.y + r.height)] {
@@ -522,7 +541,7 @@ struct LottieClipBuilder {
         }
         if rectangleCount <= 0 {
             // Nothing covers: a degenerate path hides the layer.
-            shapes = [Array(repeating: Array(repeating: 0, count: 8), count: layerWorlds.count)]
+            shapes = [Array(repeating: Array(repeating: 0, count: 8), count: frames.count)]
         }
         let reducer = LottieKeyframeReducer(tolerance: Array(repeating: LottieTolerance.position, count: 8))
         return shapes.map { samples in

@@ -2,11 +2,13 @@
 public struct LottieExportSettings: Sendable, Equatable {
     /// Which Lottie features the file may use.
     public enum Profile: String, Sendable, CaseIterable {
-        /// The subset rlottie, ThorVG, lottie-web and lottie-ios's Core Animation engine all play: no blend modes,
-        /// no effects, no skew properties (skew is rebuilt from parented rotation and scale), alpha mattes placed
-        /// directly above the layer they clip. The default.
+        /// What every player Keyframe checks against reads and draws (rlottie, ThorVG, lottie-web's three
+        /// renderers, lottie-ios's two engines, lottie-android): no blend modes, no effects, no track mattes, no skew
+        /// properties (skew is rebuilt from parented rotation and scale), masks on precomp layers with every member
+        /// written. The rules and their sources are in docs/lottie.md. The default.
         case portable
-        /// Everything the Lottie specification allows that the exporter uses: adds blend modes (`bm`).
+        /// Everything the Lottie specification allows that the exporter uses: adds blend modes (`bm`), track mattes
+        /// and layer skew (`sk`).
         case full
     }
 
