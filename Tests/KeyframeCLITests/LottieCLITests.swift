@@ -1,4 +1,6 @@
 import Foundation
+import KeyframePNG
+import KeyframeRaster
 import KeyframeTestSupport
 import XCTest
 
@@ -58,5 +60,38 @@ final class LottieCLITests: XCTestCase {
     func testBadProfileIsAUsageError() throws {
         let result = try run(["export", walker, "--to", "lottie", "-o", "/tmp/x.json", "--profile", "web"])
         XCTAssertEqual(result.status, 2)
+    }
+
+    /// An Animate export whose instances carry glow, blur and adjust-colour filters: `inspect --lottie-report` lists
+    /// each as dropped for the clips that show it (never "dropped: none" there), `export` warns, and
+    /// `export --strict` fails without writing.
+    func testFiltersAreReportedDroppedAndFailStrictExports() throws {
+        let fixture = try AnimateFixture(animation: AnimateFixture.filtered)
+        var picture = Bitmap(width: 4, height: 4)
+        picture.clear(to: RGBAColor(r: 200, g: 60, b: 40))
+        var encoder = PNGEncoder()
+        try encoder.write(picture, to: fixture.folder.appendingPathComponent("spritemap1.png").path)
+        let report = try run(["inspect", fixture.folder.path, "--lottie-report"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let clipLines = report.stdout.split(separator: "\n").filter { $0.hasPrefix("  first:") || $0.hasPrefix("  second:") }
+        XCTAssertEqual(clipLines.count, 4, report.stdout)  // two clips × two profiles
+        for line in clipLines {
+            XCTAssertFalse(line.contains("dropped: none"), String(line))
+            XCTAssertTrue(line.contains("(glow filter)") && line.contains("(blur filter)"), String(line))
+            XCTAssertEqual(line.contains("(adjustColor filter)"), line.hasPrefix("  second:"), String(line))
+        }
+
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lenient = try run(["export", fixture.folder.path, "--to", "lottie", "-o", folder.path + "/"])
+        XCTAssertEqual(lenient.status, 0, lenient.stderr)
+        XCTAssertTrue(lenient.stderr.contains("[lottie-filter-dropped]"), lenient.stderr)
+        let strictFolder = folder.appendingPathComponent("strict")
+        let strict = try run(["export", fixture.folder.path, "--to", "lottie", "-o", strictFolder.path + "/", "--strict"])
+        XCTAssertEqual(strict.status, 1, strict.stdout)
+        // The import already refuses under --strict (its own filter warnings); the exporter's strictness is
+        // LottieFilterReportTests'.
+        XCTAssertTrue(strict.stderr.contains("glow filter"), strict.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: strictFolder.path))
     }
 }

@@ -84,9 +84,13 @@ struct LottieClipBuilder {
         var frames: [[Sample]] = []
         var masks: [String: [[Sample]]] = [:]  // mask key → per frame, the mask's items
         var halves: [[String: Sample]] = []
+        let filtered = LottieClipBuilder.hasFilters(document)
         for (index, plan) in plans.enumerated() {
             let time = plan.layers.first?.time ?? Frames(Double(index))
-            let pose = sampler.sample(clip: clip, time: time)
+            let pose = sampler.sample(clip: clip, time: time, collectNodes: filtered)
+            for node in pose.nodes where node.visible && !node.filters.isEmpty && node.content != .none {
+                context.dropFilters(node.filters, node: node.path)
+            }
             frames.append(samples(of: pose, view: view, masks: &masks, frame: index, frameCount: plans.count,
                                   context: &context))
             if index + 1 < plans.count {
@@ -152,10 +156,24 @@ struct LottieClipBuilder {
         /// Code and node of every warning given: each is given once per node, not once per frame.
         var warned: Set<String> = []
 
-        mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool) {
-            guard warned.insert(code + "\u{1}" + node).inserted else { return }
+        /// A warning naming `node`, given once per code and node (and `what`); the report lists `node` (with `what`
+        /// in parentheses) among the approximated or the dropped.
+        mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool, what: String? = nil) {
+            let entry = what.map { "\(node) (\($0))" } ?? node
+            guard warned.insert(code + "\u{1}" + entry).inserted else { return }
             diagnostics.add(Diagnostic(severity: .warning, code: code, message: message, path: node))
-            if approximated { report.approximated.insert(node) } else { report.dropped.insert(node) }
+            if approximated { report.approximated.insert(entry) } else { report.dropped.insert(entry) }
+        }
+
+        /// Every filter in `filters`, shown by `node`, left out: Lottie has no effect every player of the profile
+        /// draws, and `keyframe render`, which the file matches, draws none (docs/lottie.md).
+        mutating func dropFilters(_ filters: [Filter], node: String) {
+            for filter in filters {
+                warn("lottie-filter-dropped",
+                     "the \(filter.kind) filter of \(node) is not written: the Lottie specification defines no effects "
+                         + "and the \(settings.profile.rawValue) profile writes none; \(node) is drawn without it",
+                     node: node, approximated: false, what: "\(filter.kind) filter")
+            }
         }
 
         mutating func info(_ code: String, _ message: String) {
@@ -240,6 +258,13 @@ struct LottieClipBuilder {
         }
         return Sample(sprite: item.sprite, path: item.path, bake: bake, opacity: opacity, blend: blend, mask: nil,
                       world: view.concatenating(item.transform))
+    }
+
+    /// Whether any node of the document carries a filter (then the export looks for the ones a clip shows).
+    static func hasFilters(_ document: Document) -> Bool {
+        document.compositions.contains { composition in
+            composition.nodes.contains { $0.tracks.filters?.keyframes.contains { !$0.value.isEmpty } ?? false }
+        }
     }
 
     /// Lottie's `bm` number for a blend mode, or `nil` when Lottie has none.

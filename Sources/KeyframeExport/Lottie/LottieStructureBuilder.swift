@@ -439,6 +439,14 @@ struct LottieStructureBuilder {
                 }
             }
         }
+        // Filters on what a node shows are left out, each reported once per node and kind.
+        for (index, node) in nodes.enumerated() where node.tracks.filters != nil {
+            for k in keys.indices where shown[index][k] != nil {
+                if let filters = keyStates[k][index]?.filters, !filters.isEmpty {
+                    context.dropFilters(filters, node: "\(path)/\(node.id)")
+                }
+            }
+        }
         // A tint that changes over a nested composition cuts its run: each colour is a precomp of its own. An alpha
         // that changes would make a copy per frame: the clip is written flattened instead.
         for (index, node) in nodes.enumerated() {
