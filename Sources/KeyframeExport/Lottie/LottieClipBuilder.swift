@@ -21,6 +21,8 @@ struct LottieClipBuilder {
     let sampler: PoseSampler
     /// Pictures encoded once for the whole export.
     var pictures = LottiePictureCache()
+    /// The names layers and pictures get (one per document).
+    var names: LottieNames
 
     /// What the builder produced for the clip.
     struct Output {
@@ -78,7 +80,7 @@ struct LottieClipBuilder {
         let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                             d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
         var context = Context(settings: settings, clipName: clip.name)
-        var images = LottieImageTable(document: document, library: library, cache: pictures)
+        var images = LottieImageTable(document: document, library: library, cache: pictures, names: names)
 
         // Sample every frame, and halfway through each frame to find where the source holds its values.
         var frames: [[Sample]] = []
@@ -117,7 +119,8 @@ struct LottieClipBuilder {
             let maskLayers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &index,
                                            matteAssets: [:], masks: [:], maskAssets: &none, width: framing.width,
                                            height: framing.height, context: &context)
-            assets.append(.object(["id": .string(id), "nm": .string(maskKey), "layers": .array(maskLayers)]))
+            assets.append(.object(["id": .string(id), "nm": .string(maskName(maskKey)),
+                                   "layers": .array(LottieNames.unique(maskLayers))]))
         }
         let runs = try LottieClipBuilder.runs(of: frames, halves: halves, context: &context)
         var maskAssets: [JSONValue] = []
@@ -125,6 +128,7 @@ struct LottieClipBuilder {
                                matteAssets: matteAssets, masks: masks, maskAssets: &maskAssets, width: framing.width,
                                height: framing.height, context: &context)
         assets += maskAssets
+        layers = LottieNames.unique(layers)
         let renames = try images.finish()
         let imageAssets = images.assets(mode: settings.images)
         assets = assets.map { LottieImageTable.renaming($0, renames) }
@@ -258,6 +262,11 @@ struct LottieClipBuilder {
         }
         return Sample(sprite: item.sprite, path: item.path, bake: bake, opacity: opacity, blend: blend, mask: nil,
                       world: view.concatenating(item.transform))
+    }
+
+    /// A mask's name: `mask` and the names of the pictures forming it.
+    private func maskName(_ key: String) -> String {
+        "mask " + key.split(separator: "|").map { names.item(path: String($0)) }.joined(separator: " + ")
     }
 
     /// Whether any node of the document carries a filter (then the export looks for the ones a clip shows).
@@ -414,7 +423,7 @@ struct LottieClipBuilder {
                       m.b * Double(picture.width) + m.d * Double(picture.height))
             }.max() ?? extent
             let ip = Double(run.first), op = Double(run.last + 1)
-            let name = run.key
+            let name = names.item(path: first.path)
             var layer: [String: JSONValue] = [
                 "ddd": 0, "ty": 2, "refId": .string(picture.id), "nm": .string(name), "sr": 1, "ao": 0,
                 "ip": .number(ip), "op": .number(op), "st": 0,
@@ -483,7 +492,7 @@ struct LottieClipBuilder {
                 nextIndex += 1
                 var content: [JSONValue] = [.object(layer)]
                 if let skewNull { content.append(.object(skewNull)) }
-                maskAssets.append(.object(["id": .string(id), "nm": .string(name), "layers": .array(content)]))
+                maskAssets.append(.object(["id": .string(id), "nm": .string(name), "layers": .array(LottieNames.unique(content))]))
                 let holder: [String: JSONValue] = [
                     "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string(name), "refId": .string(id),
                     "w": .number(Double(width)), "h": .number(Double(height)), "sr": 1, "ao": 0, "ip": .number(ip),
@@ -500,7 +509,7 @@ struct LottieClipBuilder {
             if let mask = first.mask, let matte = matteAssets[mask] {
                 // The matte goes directly above the layer it clips (portable: no `tp`).
                 let matteLayer: [String: JSONValue] = [
-                    "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string("matte " + mask),
+                    "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string(maskName(mask)),
                     "refId": .string(matte), "w": .number(Double(width)), "h": .number(Double(height)), "sr": 1,
                     "ao": 0, "ip": .number(ip), "op": .number(op), "st": 0, "td": 1,
                     "ks": LottieClipBuilder.identityTransform,

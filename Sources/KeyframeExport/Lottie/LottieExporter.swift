@@ -48,12 +48,13 @@ public struct LottieExporter: DocumentExporter {
     {
         let sampler = PoseSampler(document: document)
         let pictures = LottiePictureCache(encoding: PNGEncodingOptions(preset: options.pictures))
+        let names = LottieNames(document: document)
         // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
         // order, so the files, diagnostics and reports are the same for any number of cores.
         let outputs = ClipWorkers.map(clips.count, jobs: options.jobs) { index in
             Result { () throws(ExportError) -> ClipOutput in
                 try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
-                                    sampler: sampler, pictures: pictures, pretty: options.prettyJSON)
+                                    sampler: sampler, pictures: pictures, names: names, pretty: options.prettyJSON)
             }
         }
         var exported: [ExportedClip] = []
@@ -84,18 +85,20 @@ public struct LottieExporter: DocumentExporter {
     /// Builds one clip: the structured form, or the flattened one when the structure cannot carry the clip.
     /// `pretty`: the file indented (``ExportOptions/prettyJSON``) rather than on one line.
     static func exportClip(_ clip: Clip, document: Document, library: AtlasLibrary, settings: LottieExportSettings,
-                           sampler: PoseSampler, pictures: LottiePictureCache,
+                           sampler: PoseSampler, pictures: LottiePictureCache, names: LottieNames,
                            pretty: Bool = false) throws(ExportError) -> ClipOutput {
         var output: LottieClipBuilder.Output
         do {
             var structure = LottieStructureBuilder(document: document, clip: clip, library: library,
-                                                   settings: settings, sampler: sampler, pictures: pictures)
+                                                   settings: settings, sampler: sampler, pictures: pictures,
+                                                   names: names)
             let built = try structure.build()
             if let structured = built.output {
                 output = structured
             } else {
                 output = try LottieClipBuilder(document: document, clip: clip, library: library,
-                                               settings: settings, sampler: sampler, pictures: pictures).build()
+                                               settings: settings, sampler: sampler, pictures: pictures,
+                                               names: names).build()
                 output.diagnostics.insert(Diagnostic(
                     severity: .info, code: "lottie-flattened",
                     message: "\(built.flattened ?? "the structure cannot be kept"); written flattened (one image "

@@ -66,6 +66,7 @@ struct LottieStructureBuilder {
     private var sharedAssets: [String: String] = [:]  // composition + tint key → asset id
     private var assets: [JSONValue] = []
     private var images: LottieImageTable
+    private let names: LottieNames
     private var context: LottieClipBuilder.Context
     private var chain = 1
     private var rate: Double
@@ -81,7 +82,7 @@ struct LottieStructureBuilder {
     static let margin = 2.0
 
     init(document: Document, clip: Clip, library: AtlasLibrary, settings: LottieExportSettings, sampler: PoseSampler,
-         pictures: LottiePictureCache = LottiePictureCache()) {
+         pictures: LottiePictureCache, names: LottieNames) {
         self.document = document
         self.clip = clip
         self.library = library
@@ -96,7 +97,8 @@ struct LottieStructureBuilder {
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
         structureSampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
-        images = LottieImageTable(document: document, library: library, cache: pictures)
+        self.names = names
+        images = LottieImageTable(document: document, library: library, cache: pictures, names: names)
         context = LottieClipBuilder.Context(settings: settings, clipName: clip.name)
         rate = document.frameRate.framesPerSecond
     }
@@ -520,7 +522,7 @@ struct LottieStructureBuilder {
                 constantSkew: settings.profile == .full)
             let written = transformLayers(
                 matrices: local, keys: keys, indices: allKeys, held: held, outer: outer, parentNorm: parentNorm,
-                extent: extent, name: "\(id)/\(nodes[index].id)", ip: keys[0].time, op: lastOut,
+                extent: extent, name: names.layer(composition: id, node: nodes[index].id), ip: keys[0].time, op: lastOut,
                 parent: parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: false, source: source)
             nullLayers += written.layers.map { layer in
                 var null = layer
@@ -551,11 +553,11 @@ struct LottieStructureBuilder {
                 let placement: Matrix2D
                 let corners: [Vector2]
                 var isImage = false
-                let name = "\(id)/\(nodes[index].id)"
+                var name = names.layer(composition: id, node: nodes[index].id)
                 switch run.shown {
                 case .sprite(let spriteID, let bakeKey):
                     let bake = bakeKey.flatMap { bakes[$0] }
-                    let picture = try images.entry(sprite: spriteID, color: bake, node: name)
+                    let picture = try images.entry(sprite: spriteID, color: bake, node: "\(path)/\(nodes[index].id)")
                     let sprite = sprites[spriteID]!
                     placement = Matrix2D(a: sprite.size.width / Double(max(picture.width, 1)), b: 0, c: 0,
                                          d: sprite.size.height / Double(max(picture.height, 1)),
@@ -572,6 +574,7 @@ struct LottieStructureBuilder {
                         .first(where: { $0.frame.value == start })?.value
                     else { continue }
                     let child = instance.composition
+                    name = names.precompLayer(composition: id, node: nodes[index].id, showing: child)
                     let box = contentBounds(child, depth: depth + 1)!
                     let shift = Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: Self.margin - box.x0.rounded(.down),
                                          ty: Self.margin - box.y0.rounded(.down))
@@ -611,7 +614,8 @@ struct LottieStructureBuilder {
                         let layers = try assetLayers(child, keys: childKeys, base: shift, outer: childOuter,
                                                      tint: tints[tintKey] ?? .identity,
                                                      path: "\(path)/\(nodes[index].id)>\(child)", depth: depth + 1)
-                        assets[slot] = .object(["id": .string(assetID), "nm": .string(child), "layers": .array(layers)])
+                        assets[slot] = .object(["id": .string(assetID), "nm": .string(names.composition(child)),
+                                                "layers": .array(layers)])
                     } else {
                         let shared = "\(child)\u{1}\(tintKey)"
                         if let known = sharedAssets[shared] {
@@ -626,7 +630,8 @@ struct LottieStructureBuilder {
                                                             Key(time: sharedTime(child, $0), local: $0, instant: nil) },
                                                          base: shift, outer: childOuter, tint: tints[tintKey] ?? .identity,
                                                          path: child, depth: depth + 1)
-                            assets[slot] = .object(["id": .string(assetID), "nm": .string(child), "layers": .array(layers)])
+                            assets[slot] = .object(["id": .string(assetID), "nm": .string(names.composition(child)),
+                                                    "layers": .array(layers)])
                         }
                     }
                     // Time remap: seconds into the precomp at each key; a jump (a wrap, a restart) holds.
@@ -701,7 +706,7 @@ struct LottieStructureBuilder {
             drawn.append(nodeLayers)
         }
         for nodeLayers in drawn.reversed() { front += nodeLayers.reversed() }
-        return front + nullLayers
+        return LottieNames.unique(front + nullLayers)
     }
 
     /// Where local frame `local` of a shared precomp of `id` lies on the precomp's time axis: the frame itself
