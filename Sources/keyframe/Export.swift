@@ -17,7 +17,8 @@ struct Export: ParsableCommand {
         abstract: "Export an export's clips for players: Lottie or Core Animation keyframe data.",
         discussion: """
             INPUT is anything `convert` reads. One file per clip: with one clip, -o names the file; with several, \
-            -o is a folder and each clip is written as <clip>.json in it.
+            -o is a folder and each clip is written as <clip>.json in it. Lottie with --single-file: one file, \
+            every clip a marker range.
             """)
 
     @Argument(help: "The export or normalized JSON to export.", completion: .file())
@@ -54,6 +55,9 @@ struct Export: ParsableCommand {
                                valueName: "embed|folder"))
     var images: LottieExportSettings.Images?
 
+    @Flag(help: "Lottie: write one file for the export (-o names it), every clip a marker range in it (default: one file per clip, each marking the labels within it).")
+    var singleFile = false
+
     @Option(help: ArgumentHelp("The PNG preset of the pictures written (Lottie images, Core Animation baked tints): compact (default; smaller files to ship) or fast (quicker to encode).",
                                valueName: "compact|fast"))
     var png: PNGPreset = .compact
@@ -68,8 +72,8 @@ struct Export: ParsableCommand {
         if coreAnimationFormat != nil && to != .coreAnimation {
             throw ValidationError("--format applies to --to core-animation only")
         }
-        if (profile != nil || images != nil) && to != .lottie {
-            throw ValidationError("--profile and --images apply to --to lottie only")
+        if (profile != nil || images != nil || singleFile) && to != .lottie {
+            throw ValidationError("--profile, --images and --single-file apply to --to lottie only")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if pretty && coreAnimationFormat == .plist {
@@ -89,7 +93,8 @@ struct Export: ParsableCommand {
         options.pictures = png
         options.prettyJSON = pretty
         options.jobs = jobs
-        options.lottie = LottieExportSettings(profile: profile ?? .portable, images: images ?? .embed)
+        options.lottie = LottieExportSettings(profile: profile ?? .portable, images: images ?? .embed,
+                                              singleFile: singleFile)
         let result: ExportResult
         do {
             result = try exporter.export(loaded.document, assetsFolder: assetsFolder, options: options)

@@ -96,4 +96,23 @@ final class LottieCLITests: XCTestCase {
         XCTAssertTrue(strict.stderr.contains("glow filter"), strict.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: strictFolder.path))
     }
+
+    /// `--single-file` writes one Lottie file for the export at `-o`, every clip a marker range in it (images beside
+    /// it in folder mode), and applies to Lottie only.
+    func testSingleFileHoldsEveryClipAsAMarker() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let waver = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver").path
+        let output = folder.appendingPathComponent("waver.json")
+        let result = try run(["export", waver, "--to", "lottie", "--single-file", "-o", output.path, "--images", "folder"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["images", "waver.json"])
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any]
+        let markers = (root?["markers"] as? [[String: Any]] ?? []).map { [$0["cm"] as? String ?? "", "\($0["tm"] ?? "")", "\($0["dr"] ?? "")"] }
+        XCTAssertEqual(markers, [["idle", "0", "24"], ["wave", "24", "17"]])
+        XCTAssertEqual(root?["op"] as? Double, 41)
+        let wrongFormat = try run(["export", waver, "--to", "core-animation", "--single-file", "-o", output.path])
+        XCTAssertEqual(wrongFormat.status, 2, wrongFormat.stderr)
+        XCTAssertTrue(wrongFormat.stderr.contains("--single-file"), wrongFormat.stderr)
+    }
 }

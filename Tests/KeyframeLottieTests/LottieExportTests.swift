@@ -202,6 +202,13 @@ final class LottieExportTests: XCTestCase {
                         try Data(clip.main.bytes).write(to: url)
                         paths.append(url.path)
                     }
+                    // The single file of the export, every clip a marker range.
+                    options.lottie.singleFile = true
+                    let single = try LottieExporter().exportWithReports(document, library: library,
+                                                                       clips: document.clips, options: options).result
+                    let url = folder.appendingPathComponent("\(sample)-\(profile)-\(images)-single.json")
+                    try Data(try XCTUnwrap(single.clips.first).main.bytes).write(to: url)
+                    paths.append(url.path)
                 }
             }
         }

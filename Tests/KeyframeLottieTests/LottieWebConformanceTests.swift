@@ -1,9 +1,13 @@
 #if canImport(Glibc)  // LottieWebPlayer drives Chromium through ChromiumSession, Linux-only.
 import Foundation
+import KeyframeEngine
 import KeyframeExport
+import KeyframeImport
 import KeyframeJSON
+import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
+import KeyframeRender
 import KeyframeTestSupport
 import XCTest
 
@@ -315,6 +319,91 @@ final class LottieWebConformanceTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// Labels are markers: lottie-web's `goToAndStop(markerName)` shows the frame `keyframe render --clip <label>`
+    /// shows, and rlottie reads the same markers. The walker's whole-timeline file marks `walk` and `wave`; the
+    /// hopbot's `robot` file marks its Flump labels `hop` and `wave`; the single files of the waver (two DragonBones
+    /// animations of one armature) and of the hopbot (movies and labels) mark every clip. Each marker's frame is
+    /// compared, in the svg renderer, with the clip's first frame drawn by Keyframe at its own framing, which sits
+    /// in the file's canvas where the clip's framing lies in the file's.
+    func testMarkersShowTheFramesKeyframeRenderShowsForTheirClips() throws {
+        let player = try Self.player()
+        var checked = 0
+        for (sample, clipName, single) in [("animate-walker", "walker", false), ("flump-hopbot", "robot", false),
+                                           ("dragonbones-waver", nil, true), ("flump-hopbot", nil, true)] as [(String, String?, Bool)] {
+            let url = TestPaths.packageRoot.appendingPathComponent("Samples/\(sample)")
+            let document = try Importer.importDocument(at: url)
+            let library = try AtlasLibrary(document: document, folder: url)
+            let scene = RenderScene(document: document, library: library)
+            var options = ExportOptions(clips: clipName.map { [$0] })
+            options.lottie.singleFile = single
+            let result = try XCTUnwrap(Exporters.exporter(for: .lottie)).export(document, assetsFolder: url, options: options)
+            let json = try XCTUnwrap(result.clips.first).main.bytes
+            // Where each clip lies in root space, and so the file's own origin.
+            func framing(_ clip: Clip) throws -> Framing {
+                let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
+                                                fps: document.frameRate.framesPerSecond, selection: .all)
+                return try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+            }
+            let fileClips = clipName.map { name in document.clips.filter { $0.name == name } } ?? document.clips
+            let origin = try fileClips.map { -(try framing($0)).rootToDevice.tx }.min()!
+            let originY = try fileClips.map { -(try framing($0)).rootToDevice.ty }.min()!
+            // The expected markers: a file of one clip marks the other clips within it (Flump labels without
+            // their movie's name); the single file marks every clip.
+            var expected: [(name: String, clip: Clip, start: Double)] = []
+            if let clipName, let host = document.clip(named: clipName) {
+                for clip in document.clips where clip.name != host.name && clip.composition == host.composition
+                    && clip.start.value >= host.start.value
+                    && clip.start.value + clip.duration.value <= host.start.value + host.duration.value
+                {
+                    let name = clip.name.hasPrefix(host.name + ":") ? String(clip.name.dropFirst(host.name.count + 1)) : clip.name
+                    expected.append((name, clip, clip.start.value - host.start.value))
+                }
+            } else {
+                expected = document.clips.map { ($0.name, $0, -1) }
+            }
+            XCTAssertFalse(expected.isEmpty, sample)
+            let info = try player.load(json, renderer: .svg)
+            // lottie-web reads some names as data (markerParser: JSON, or `key:value` lines); such a marker has no name
+            // there, and the export says so.
+            XCTAssertEqual(info.markers.count, expected.count, "\(sample): lottie-web's markers")
+            let rlottie = try XCTUnwrap(RLottiePlayer(json: json, key: "\(sample)-markers-\(single)"))
+            XCTAssertEqual(rlottie.markers.map(\.name), expected.map(\.name), "\(sample): rlottie's markers")
+            for ((name, clip, start), marker) in zip(expected, info.markers) {
+                let readable = marker.name == name
+                XCTAssertTrue(readable || marker.name.isEmpty, "\(sample): lottie-web names \(name) \(marker.name)")
+                if start >= 0 { XCTAssertEqual(marker.start, start, "\(sample) \(name)") }
+                XCTAssertEqual(marker.duration, Double(clip.duration.value.rounded(.up)), "\(sample) \(name)")
+                XCTAssertEqual(rlottie.markers.first { $0.name == name }?.start, Int(marker.start), "\(sample) \(name)")
+                // Keyframe's first frame of the clip, at its own framing.
+                let clipFraming = try framing(clip)
+                var renderer = FrameRenderer()
+                var wanted = Bitmap(width: clipFraming.width, height: clipFraming.height)
+                var pose = scene.sampler.sample(clip: clip, time: Frames(0))
+                pose.items = pose.items.filter { $0.mesh == nil }  // declared: meshes are left out
+                renderer.render(pose, library: library, framing: clipFraming, background: .transparent, into: &wanted)
+                XCTAssertEqual(readable, !result.diagnostics.contains {
+                    $0.code == "lottie-marker-name" && $0.message.contains("\"\(name)\"") }, "\(sample) \(name)")
+                // lottie-web finds the marker by name, unless it reads the name as data (then by its frame).
+                let frame = readable ? try player.render(marker: name) : try player.render(frames: [Int(marker.start)])[0]
+                let rect = PixelRect(x: Int((-clipFraming.rootToDevice.tx - origin).rounded()),
+                                     y: Int((-clipFraming.rootToDevice.ty - originY).rounded()),
+                                     width: clipFraming.width, height: clipFraming.height)
+                let difference = FrameDifference(frame.cropped(to: rect), wanted)
+                XCTAssertTrue(difference.passes, "\(sample) marker \(name): \(difference.meanPerChannel), \(difference.offShare)")
+                // rlottie at the marker's frame, within its bound (RLottieConformanceTests).
+                let played = rlottie.render(frame: Int(marker.start)).cropped(to: rect)
+                let raw = FrameDifference(played, wanted)
+                let compensated = raw.passes ? raw
+                    : FrameDifference(played.undoingRLottieImageAlpha().boxBlurred(), wanted.boxBlurred(), offBy: 32)
+                XCTAssertTrue(compensated.worstMean <= RLottieConformanceTests.compensatedMeanLimit
+                              && compensated.offShare <= RLottieConformanceTests.compensatedOffLimit,
+                              "\(sample) marker \(name) in rlottie: \(compensated.meanPerChannel), \(compensated.offShare)")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThanOrEqual(checked, 11)
     }
 }
 #endif

@@ -24,9 +24,13 @@ public struct LottieExportSettings: Sendable, Equatable {
     public var profile: Profile
     /// Embedded or separate images.
     public var images: Images
+    /// One file for the export, every clip a marker range in it (`false`, the default: one file per clip, each
+    /// marking the labels within it). See docs/lottie.md.
+    public var singleFile: Bool
 
-    public init(profile: Profile = .portable, images: Images = .embed) {
+    public init(profile: Profile = .portable, images: Images = .embed, singleFile: Bool = false) {
         self.profile = profile
         self.images = images
+        self.singleFile = singleFile
     }
 }

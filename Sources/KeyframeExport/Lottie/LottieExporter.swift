@@ -60,11 +60,35 @@ public struct LottieExporter: DocumentExporter {
         var exported: [ExportedClip] = []
         var diagnostics = DiagnosticCollector()
         var reports: [String: LottieReport] = [:]
+        var built: [ClipOutput] = []
         for (clip, result) in zip(clips, outputs) {
             let output = try result.get()
-            for diagnostic in output.diagnostics { diagnostics.add(diagnostic) }
             reports[clip.name] = output.report
+            built.append(output)
             exported.append(output.clip)
+        }
+        if options.lottie.singleFile {
+            let single = try LottieSingleFile.combine(clips: clips, outputs: built, document: document, library: library,
+                                                      pretty: options.prettyJSON)
+            exported = [single.clip]
+            // The clips' own files, and their markers, are not written.
+            built = built.map { output in
+                var output = output
+                output.diagnostics.removeAll { $0.code == "lottie-marker-name" }
+                return output
+            }
+            for clip in clips {
+                guard var report = reports[clip.name] else { continue }
+                report.approximated = report.approximated.filter { !$0.hasSuffix(" (marker name)") }
+                reports[clip.name] = report
+            }
+            for (name, marker) in single.unreadableMarkers {
+                reports[marker]?.approximated.insert("\(name) (marker name)")
+            }
+            for diagnostic in single.diagnostics { diagnostics.add(diagnostic) }
+        }
+        for output in built {
+            for diagnostic in output.diagnostics { diagnostics.add(diagnostic) }
         }
         let all = diagnostics.diagnostics
         if options.strict, let first = all.first(where: { $0.severity == .warning }) {
@@ -78,6 +102,8 @@ public struct LottieExporter: DocumentExporter {
     /// One clip's file, its diagnostics (named after the clip) and its report.
     struct ClipOutput: Sendable {
         var clip: ExportedClip
+        /// The file's JSON (what `clip.main` holds), for the single file of ``LottieExportSettings/singleFile``.
+        var json: JSONValue
         var diagnostics: [Diagnostic]
         var report: LottieReport
     }
@@ -108,6 +134,16 @@ public struct LottieExporter: DocumentExporter {
         } catch {
             throw ExportError(source: document.name, message: "clip \"\(clip.name)\": \(error.message)")
         }
+        // Labels within the clip become markers.
+        let markers = LottieMarkers.markers(of: clip, document: document)
+        if !markers.isEmpty, case .object(var root) = output.json {
+            root["markers"] = .array(markers.map(\.json))
+            output.json = .object(root)
+        }
+        for marker in markers where !LottieMarkers.lottieWebReadsName(marker.name) {
+            output.diagnostics.append(LottieMarkers.nameWarning(marker.name))
+            output.report.approximated.insert("\(marker.name) (marker name)")
+        }
         let diagnostics = output.diagnostics.map { diagnostic -> Diagnostic in
             var named = diagnostic
             named.message = "clip \"\(clip.name)\": " + diagnostic.message
@@ -119,7 +155,7 @@ public struct LottieExporter: DocumentExporter {
                                                   bytes: pretty ? JSONWriter.write(output.json)
                                                       : JSONWriter.writeCompact(output.json) + [0x0A]),
                                companions: output.files),
-            diagnostics: diagnostics, report: output.report)
+            json: output.json, diagnostics: diagnostics, report: output.report)
     }
 
     /// The clips `options` asks for, in its order, or every clip.
