@@ -63,7 +63,8 @@ let package = Package(
 
         // MARK: - Implementation details
         // libpng behind one door: only KeyframePNG imports it. The shim owns setjmp/longjmp.
-        .target(name: "CLibPNG", dependencies: ["CPNG16"]),
+        // It also calls zlib (the deflate of archives such as dotLottie), which libpng links but does not re-export.
+        .target(name: "CLibPNG", dependencies: ["CPNG16"], linkerSettings: [.linkedLibrary("z")]),
         // libpng 1.6 and zlib from the system, located with pkg-config (`libpng16`): apt's libpng-dev on Linux,
         // Homebrew's libpng on macOS.
         .systemLibrary(

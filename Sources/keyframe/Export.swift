@@ -10,6 +10,7 @@ extension ExportFormat: ExpressibleByArgument {}
 extension CALayerTreeFile.Format: ExpressibleByArgument {}
 extension LottieExportSettings.Profile: ExpressibleByArgument {}
 extension LottieExportSettings.Images: ExpressibleByArgument {}
+extension LottieExportSettings.Container: ExpressibleByArgument {}
 
 /// `keyframe export`: writes a document's clips in a player's format (Lottie, Core Animation).
 struct Export: ParsableCommand {
@@ -18,7 +19,7 @@ struct Export: ParsableCommand {
         discussion: """
             INPUT is anything `convert` reads. One file per clip: with one clip, -o names the file; with several, \
             -o is a folder and each clip is written as <clip>.json in it. Lottie with --single-file: one file, \
-            every clip a marker range.
+            every clip a marker range; with --container dotlottie: one .lottie archive holding the files.
             """)
 
     @Argument(help: "The export or normalized JSON to export.", completion: .file())
@@ -55,6 +56,10 @@ struct Export: ParsableCommand {
                                valueName: "embed|folder"))
     var images: LottieExportSettings.Images?
 
+    @Option(help: ArgumentHelp("Lottie: JSON files (default), or one dotLottie archive (.lottie: manifest, animations/, images/; -o names it).",
+                               valueName: "json|dotlottie"))
+    var container: LottieExportSettings.Container?
+
     @Flag(help: "Lottie: write one file for the export (-o names it), every clip a marker range in it (default: one file per clip, each marking the labels within it).")
     var singleFile = false
 
@@ -72,8 +77,8 @@ struct Export: ParsableCommand {
         if coreAnimationFormat != nil && to != .coreAnimation {
             throw ValidationError("--format applies to --to core-animation only")
         }
-        if (profile != nil || images != nil || singleFile) && to != .lottie {
-            throw ValidationError("--profile, --images and --single-file apply to --to lottie only")
+        if (profile != nil || images != nil || singleFile || container != nil) && to != .lottie {
+            throw ValidationError("--profile, --images, --single-file and --container apply to --to lottie only")
         }
         if let jobs, jobs < 1 { throw ValidationError("--jobs must be at least 1") }
         if pretty && coreAnimationFormat == .plist {
@@ -93,8 +98,11 @@ struct Export: ParsableCommand {
         options.pictures = png
         options.prettyJSON = pretty
         options.jobs = jobs
-        options.lottie = LottieExportSettings(profile: profile ?? .portable, images: images ?? .embed,
-                                              singleFile: singleFile)
+        // A dotLottie archive holds its pictures as files unless --images embed says otherwise.
+        let packing = container ?? .json
+        options.lottie = LottieExportSettings(profile: profile ?? .portable,
+                                              images: images ?? (packing == .dotLottie ? .folder : .embed),
+                                              singleFile: singleFile, container: packing)
         let result: ExportResult
         do {
             result = try exporter.export(loaded.document, assetsFolder: assetsFolder, options: options)

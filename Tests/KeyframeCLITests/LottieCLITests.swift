@@ -115,4 +115,19 @@ final class LottieCLITests: XCTestCase {
         XCTAssertEqual(wrongFormat.status, 2, wrongFormat.stderr)
         XCTAssertTrue(wrongFormat.stderr.contains("--single-file"), wrongFormat.stderr)
     }
+
+    /// `--container dotlottie` writes one `.lottie` archive at `-o` (a ZIP: its local header first) and nothing else.
+    func testDotLottieContainerWritesOneArchive() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("walker.lottie")
+        let result = try run(["export", walker, "--to", "lottie", "--container", "dotlottie", "-o", output.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["walker.lottie"])
+        XCTAssertEqual(Array(try Data(contentsOf: output).prefix(4)), [0x50, 0x4B, 0x03, 0x04])
+        let wrong = try run(["export", walker, "--to", "core-animation", "--container", "dotlottie", "-o", output.path])
+        XCTAssertEqual(wrong.status, 2, wrong.stderr)
+        let bad = try run(["export", walker, "--to", "lottie", "--container", "zip", "-o", output.path])
+        XCTAssertEqual(bad.status, 2, bad.stderr)
+    }
 }

@@ -130,7 +130,7 @@ struct LottieClipBuilder {
         assets += maskAssets
         layers = LottieNames.unique(layers)
         let renames = try images.finish()
-        let imageAssets = images.assets(mode: settings.images)
+        let imageAssets = images.assets(mode: settings.images, folder: settings.imageFolder)
         assets = assets.map { LottieImageTable.renaming($0, renames) }
         layers = layers.map { LottieImageTable.renaming($0, renames) }
         let animation: [String: JSONValue] = [

@@ -20,6 +20,14 @@ public struct LottieExportSettings: Sendable, Equatable {
         case folder
     }
 
+    /// What the export is packed in.
+    public enum Container: String, Sendable, CaseIterable {
+        /// Lottie JSON files (and `images/` beside them in folder mode). The default.
+        case json
+        /// One dotLottie archive (`.lottie`, a ZIP): `manifest.json`, `animations/<clip>.json`, `images/<id>.png`.
+        case dotLottie = "dotlottie"
+    }
+
     /// The player profile.
     public var profile: Profile
     /// Embedded or separate images.
@@ -27,10 +35,18 @@ public struct LottieExportSettings: Sendable, Equatable {
     /// One file for the export, every clip a marker range in it (`false`, the default: one file per clip, each
     /// marking the labels within it). See docs/lottie.md.
     public var singleFile: Bool
+    /// JSON files, or one dotLottie archive holding them (see docs/lottie.md).
+    public var container: Container
 
-    public init(profile: Profile = .portable, images: Images = .embed, singleFile: Bool = false) {
+    public init(profile: Profile = .portable, images: Images = .embed, singleFile: Bool = false,
+                container: Container = .json) {
         self.profile = profile
         self.images = images
         self.singleFile = singleFile
+        self.container = container
     }
+
+    /// The `u` of image assets in folder mode: `images/` beside a JSON file, `/images/` inside a dotLottie archive
+    /// (the archive's root, as the dotLottie format writes it).
+    var imageFolder: String { container == .dotLottie ? "/images/" : "images/" }
 }

@@ -90,6 +90,10 @@ public struct LottieExporter: DocumentExporter {
         for output in built {
             for diagnostic in output.diagnostics { diagnostics.add(diagnostic) }
         }
+        if options.lottie.container == .dotLottie {
+            exported = [try DotLottieArchive.pack(exported, clips: options.lottie.singleFile ? nil : clips,
+                                                  document: document)]
+        }
         let all = diagnostics.diagnostics
         if options.strict, let first = all.first(where: { $0.severity == .warning }) {
             let count = all.filter { $0.severity == .warning }.count
@@ -178,12 +182,13 @@ public struct LottieExporter: DocumentExporter {
         return clips
     }
 
-    /// `<clip>.json`, with characters that cannot be in a file name replaced (`robot:hop` → `robot_hop.json`).
-    public static func fileName(for clip: String) -> String {
+    /// `<clip>.json`, with characters that cannot be in a file name replaced (`robot:hop` → `robot_hop.json`);
+    /// `pathExtension` names another kind of file (`lottie`).
+    public static func fileName(for clip: String, pathExtension: String = "json") -> String {
         let safe = clip.map { c -> Character in
             c == "/" || c == ":" || c == "\\" || c == "\0" ? "_" : c
         }
         let stem = String(safe)
-        return (stem.isEmpty || stem == "." || stem == ".." ? "clip" : stem) + ".json"
+        return (stem.isEmpty || stem == "." || stem == ".." ? "clip" : stem) + "." + pathExtension
     }
 }

@@ -254,8 +254,9 @@ struct LottieImageTable {
         return String(repeating: "0", count: 16 - text.count) + text
     }
 
-    /// The `assets` entries and, for `folder`, the PNG files to write beside the JSON.
-    func assets(mode: LottieExportSettings.Images) -> (json: [JSONValue], files: [ExportedFile]) {
+    /// The `assets` entries and, for `folder`, the PNG files to write beside the JSON (`images/<id>.png`, referred to
+    /// through `folder`).
+    func assets(mode: LottieExportSettings.Images, folder: String = "images/") -> (json: [JSONValue], files: [ExportedFile]) {
         var json: [JSONValue] = []
         var files: [ExportedFile] = []
         for id in order {
@@ -269,7 +270,7 @@ struct LottieImageTable {
                 asset["p"] = .string("data:image/png;base64," + Data(png).base64EncodedString())
                 asset["e"] = 1
             case .folder:
-                asset["u"] = "images/"
+                asset["u"] = .string(folder)
                 asset["p"] = .string("\(id).png")
                 asset["e"] = 0
                 files.append(ExportedFile(relativePath: "images/\(id).png", bytes: png))

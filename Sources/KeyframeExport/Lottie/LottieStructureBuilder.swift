@@ -148,7 +148,7 @@ struct LottieStructureBuilder {
         let layers = try assetLayers(clip.composition, keys: keys, base: view, outer: 1, tint: .identity,
                                      path: clip.composition, depth: 0, rootOut: Double(plans.count))
         let renames = try images.finish()
-        let imageAssets = images.assets(mode: settings.images)
+        let imageAssets = images.assets(mode: settings.images, folder: settings.imageFolder)
         let animation: [String: JSONValue] = [
             "v": "5.7.4", "nm": .string(clip.name), "fr": .number(rate), "ip": 0, "op": .number(Double(plans.count)),
             "w": .number(Double(framing.width)), "h": .number(Double(framing.height)), "ddd": 0,
