@@ -74,7 +74,8 @@ let package = Package(
 
         // MARK: - Implementation details
         // libpng behind one door: only KeyframePNG imports it. The shim owns setjmp/longjmp.
-        .target(name: "CLibPNG", dependencies: ["CPNG16"]),
+        // It also calls zlib (the deflate of archives such as dotLottie), which libpng links but does not re-export.
+        .target(name: "CLibPNG", dependencies: ["CPNG16"], linkerSettings: [.linkedLibrary("z")]),
         // libpng 1.6 and zlib from the system, located with pkg-config (`libpng16`): apt's libpng-dev on Linux,
         // Homebrew's libpng on macOS.
         .systemLibrary(
@@ -129,8 +130,8 @@ let package = Package(
         .testTarget(name: "KeyframeLottieTests",
                     dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
                                    "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"],
-                    // Read from the source tree by path (and rewritten with KEYFRAME_THORVG_RECORD=1), not a resource.
-                    exclude: ["ThorVGFrameFigures.json"]),
+                    // Read from the source tree by path (and rewritten in the tests' record modes), not resources.
+                    exclude: ["ThorVGFrameFigures.json", "LottieWebFrameFigures.json"]),
         .testTarget(name: "KeyframeBatchTests",
                     dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
                                    "KeyframeTestSupport", "keyframe", "KeyframePNG", "KeyframeRaster", "KeyframeFiles"]),

@@ -364,3 +364,59 @@ int kf_png_decoder_read_rgba(kf_png_decoder *decoder, uint8_t *destination, size
     }
     return 0;
 }
+
+int kf_deflate_raw(const uint8_t *bytes, size_t count, int level, kf_png_buffer *out,
+                   char *message, size_t message_capacity) {
+    out->bytes = NULL;
+    out->count = 0;
+    out->capacity = 0;
+    z_stream stream;
+    memset(&stream, 0, sizeof stream);
+    int status = deflateInit2(&stream, level, Z_DEFLATED, -15, 8, Z_DEFAULT_STRATEGY);
+    if (status != Z_OK) {
+        kf_copy_message(message, message_capacity, stream.msg != NULL ? stream.msg : "deflateInit2 failed");
+        return status;
+    }
+    size_t capacity = (size_t)deflateBound(&stream, (uLong)count) + 16;
+    uint8_t *buffer = (uint8_t *)malloc(capacity > 0 ? capacity : 1);
+    if (buffer == NULL) {
+        deflateEnd(&stream);
+        kf_copy_message(message, message_capacity, "out of memory");
+        return Z_MEM_ERROR;
+    }
+    /* Fed in pieces that fit zlib's uInt counters, so inputs above 4 GiB are handled too. */
+    size_t offset = 0;
+    stream.next_out = buffer;
+    stream.avail_out = (uInt)capacity;
+    do {
+        size_t piece = count - offset;
+        if (piece > 0x40000000u) piece = 0x40000000u;
+        stream.next_in = (Bytef *)(bytes + offset);
+        stream.avail_in = (uInt)piece;
+        offset += piece;
+        int flush = offset == count ? Z_FINISH : Z_NO_FLUSH;
+        status = deflate(&stream, flush);
+        if (status == Z_STREAM_ERROR || (flush == Z_FINISH && status != Z_STREAM_END) || stream.avail_in != 0) {
+            kf_copy_message(message, message_capacity, stream.msg != NULL ? stream.msg : "deflate failed");
+            deflateEnd(&stream);
+            free(buffer);
+            return status == Z_OK ? Z_BUF_ERROR : status;
+        }
+    } while (offset < count);
+    out->bytes = buffer;
+    out->count = (size_t)stream.total_out;
+    out->capacity = capacity;
+    deflateEnd(&stream);
+    return 0;
+}
+
+uint32_t kf_crc32(uint32_t crc, const uint8_t *bytes, size_t count) {
+    uLong value = crc;
+    while (count > 0) {
+        uInt piece = count > 0x40000000u ? 0x40000000u : (uInt)count;
+        value = crc32(value, bytes, piece);
+        bytes += piece;
+        count -= piece;
+    }
+    return (uint32_t)value;
+}

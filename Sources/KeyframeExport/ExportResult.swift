@@ -2,7 +2,7 @@ import KeyframeModel
 
 /// One file an exporter produced, in memory, named relative to the folder its clip's main file goes in.
 public struct ExportedFile: Sendable, Equatable {
-    /// The path relative to the main file's folder (`walk.json`, `images/img_3.png`).
+    /// The path relative to the main file's folder (`walk.json`, `images/head.png`).
     public var relativePath: String
     /// The bytes to write.
     public var bytes: [UInt8]

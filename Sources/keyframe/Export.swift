@@ -10,6 +10,7 @@ extension ExportFormat: ExpressibleByArgument {}
 extension CALayerTreeFile.Format: ExpressibleByArgument {}
 extension LottieExportSettings.Profile: ExpressibleByArgument {}
 extension LottieExportSettings.Images: ExpressibleByArgument {}
+extension LottieExportSettings.Container: ExpressibleByArgument {}
 
 /// `keyframe export`: writes a document's clips in a player's format (Lottie, Core Animation).
 struct Export: ParsableCommand {
@@ -17,7 +18,8 @@ struct Export: ParsableCommand {
         abstract: "Export an export's clips for players: Lottie or Core Animation keyframe data.",
         discussion: """
             INPUT is anything `convert` reads. One file per clip: with one clip, -o names the file; with several, \
-            -o is a folder and each clip is written as <clip>.json in it.
+            -o is a folder and each clip is written as <clip>.json in it. Lottie with --single-file: one file, \
+            every clip a marker range; with --container dotlottie: one .lottie archive holding the files.
             """)
 
     @Argument(help: "The export or normalized JSON to export.", completion: .file())
@@ -46,13 +48,20 @@ struct Export: ParsableCommand {
             help: ArgumentHelp("Core Animation: write the layer tree as json (default) or plist.", valueName: "json|plist"))
     var coreAnimationFormat: CALayerTreeFile.Format?
 
-    @Option(help: ArgumentHelp("Lottie: the players to target, portable (rlottie, ThorVG, lottie-web, lottie-ios; default) or full.",
+    @Option(help: ArgumentHelp("Lottie: the players to target, portable (rlottie, ThorVG, lottie-web, lottie-ios, lottie-android; default) or full.",
                                valueName: "portable|full"))
     var profile: LottieExportSettings.Profile?
 
     @Option(help: ArgumentHelp("Lottie: images embedded as data URLs (default), or written to images/ beside the file.",
                                valueName: "embed|folder"))
     var images: LottieExportSettings.Images?
+
+    @Option(help: ArgumentHelp("Lottie: JSON files (default), or one dotLottie archive (.lottie: manifest, animations/, images/; -o names it).",
+                               valueName: "json|dotlottie"))
+    var container: LottieExportSettings.Container?
+
+    @Flag(help: "Lottie: write one file for the export (-o names it), every clip a marker range in it (default: one file per clip, each marking the labels within it).")
+    var singleFile = false
 
     @Option(help: ArgumentHelp("The PNG preset of the pictures written (Lottie images, Core Animation baked tints): compact (default; smaller files to ship) or fast (quicker to encode).",
                                valueName: "compact|fast"))
@@ -73,8 +82,8 @@ struct Export: ParsableCommand {
         if coreAnimationFormat != nil && to != .coreAnimation {
             throw ValidationError("--format applies to --to core-animation only")
         }
-        if (profile != nil || images != nil) && to != .lottie {
-            throw ValidationError("--profile and --images apply to --to lottie only")
+        if (profile != nil || images != nil || singleFile || container != nil) && to != .lottie {
+            throw ValidationError("--profile, --images, --single-file and --container apply to --to lottie only")
         }
         try NumericBounds.jobs.check(jobs, "--jobs")
         if pretty && coreAnimationFormat == .plist {
@@ -95,7 +104,11 @@ struct Export: ParsableCommand {
         options.pictures = png
         options.prettyJSON = pretty
         options.jobs = jobs
-        options.lottie = LottieExportSettings(profile: profile ?? .portable, images: images ?? .embed)
+        // A dotLottie archive holds its pictures as files unless --images embed says otherwise.
+        let packing = container ?? .json
+        options.lottie = LottieExportSettings(profile: profile ?? .portable,
+                                              images: images ?? (packing == .dotLottie ? .folder : .embed),
+                                              singleFile: singleFile, container: packing)
         let result: ExportResult
         do {
             result = try exporter.export(loaded.document, assetsFolder: assetsFolder, options: options)

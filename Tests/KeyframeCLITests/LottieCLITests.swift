@@ -1,4 +1,6 @@
 import Foundation
+import KeyframePNG
+import KeyframeRaster
 import KeyframeTestSupport
 import XCTest
 
@@ -18,7 +20,9 @@ final class LottieCLITests: XCTestCase {
         XCTAssertEqual(names, ["images", "walk.json", "walker.json", "wave.json"])
         let images = try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("images").path)
         XCTAssertFalse(images.isEmpty)
-        XCTAssertTrue(images.allSatisfy { $0.hasPrefix("img_") && $0.hasSuffix(".png") }, "\(images)")
+        // Named after the sprites (the walker's numbered atlas sprites after the first layer showing them).
+        XCTAssertTrue(images.allSatisfy { $0.hasSuffix(".png") }, "\(images)")
+        XCTAssertTrue(images.contains("skull_0000.png"), "\(images)")
     }
 
     func testUnknownClipFailsWithoutWriting() throws {
@@ -58,5 +62,72 @@ final class LottieCLITests: XCTestCase {
     func testBadProfileIsAUsageError() throws {
         let result = try run(["export", walker, "--to", "lottie", "-o", "/tmp/x.json", "--profile", "web"])
         XCTAssertEqual(result.status, 2)
+    }
+
+    /// An Animate export whose instances carry glow, blur and adjust-colour filters: `inspect --lottie-report` lists
+    /// each as dropped for the clips that show it (never "dropped: none" there), `export` warns, and
+    /// `export --strict` fails without writing.
+    func testFiltersAreReportedDroppedAndFailStrictExports() throws {
+        let fixture = try AnimateFixture(animation: AnimateFixture.filtered)
+        var picture = Bitmap(width: 4, height: 4)
+        picture.clear(to: RGBAColor(r: 200, g: 60, b: 40))
+        var encoder = PNGEncoder()
+        try encoder.write(picture, to: fixture.folder.appendingPathComponent("spritemap1.png").path)
+        let report = try run(["inspect", fixture.folder.path, "--lottie-report"])
+        XCTAssertEqual(report.status, 0, report.stderr)
+        let clipLines = report.stdout.split(separator: "\n").filter { $0.hasPrefix("  first:") || $0.hasPrefix("  second:") }
+        XCTAssertEqual(clipLines.count, 4, report.stdout)  // two clips × two profiles
+        for line in clipLines {
+            XCTAssertFalse(line.contains("dropped: none"), String(line))
+            XCTAssertTrue(line.contains("(glow filter)") && line.contains("(blur filter)"), String(line))
+            XCTAssertEqual(line.contains("(adjustColor filter)"), line.hasPrefix("  second:"), String(line))
+        }
+
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let lenient = try run(["export", fixture.folder.path, "--to", "lottie", "-o", folder.path + "/"])
+        XCTAssertEqual(lenient.status, 0, lenient.stderr)
+        XCTAssertTrue(lenient.stderr.contains("[lottie-filter-dropped]"), lenient.stderr)
+        let strictFolder = folder.appendingPathComponent("strict")
+        let strict = try run(["export", fixture.folder.path, "--to", "lottie", "-o", strictFolder.path + "/", "--strict"])
+        XCTAssertEqual(strict.status, 1, strict.stdout)
+        // The import already refuses under --strict (its own filter warnings); the exporter's strictness is
+        // LottieFilterReportTests'.
+        XCTAssertTrue(strict.stderr.contains("glow filter"), strict.stderr)
+        XCTAssertFalse(FileManager.default.fileExists(atPath: strictFolder.path))
+    }
+
+    /// `--single-file` writes one Lottie file for the export at `-o`, every clip a marker range in it (images beside
+    /// it in folder mode), and applies to Lottie only.
+    func testSingleFileHoldsEveryClipAsAMarker() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let waver = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver").path
+        let output = folder.appendingPathComponent("waver.json")
+        let result = try run(["export", waver, "--to", "lottie", "--single-file", "-o", output.path, "--images", "folder"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), ["images", "waver.json"])
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: output)) as? [String: Any]
+        let markers = (root?["markers"] as? [[String: Any]] ?? []).map { [$0["cm"] as? String ?? "", "\($0["tm"] ?? "")", "\($0["dr"] ?? "")"] }
+        XCTAssertEqual(markers, [["idle", "0", "24"], ["wave", "24", "17"]])
+        XCTAssertEqual(root?["op"] as? Double, 41)
+        let wrongFormat = try run(["export", waver, "--to", "core-animation", "--single-file", "-o", output.path])
+        XCTAssertEqual(wrongFormat.status, 2, wrongFormat.stderr)
+        XCTAssertTrue(wrongFormat.stderr.contains("--single-file"), wrongFormat.stderr)
+    }
+
+    /// `--container dotlottie` writes one `.lottie` archive at `-o` (a ZIP: its local header first) and nothing else.
+    func testDotLottieContainerWritesOneArchive() throws {
+        let folder = try TestPaths.temporaryFolder("keyframe-lottie-cli")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let output = folder.appendingPathComponent("walker.lottie")
+        let result = try run(["export", walker, "--to", "lottie", "--container", "dotlottie", "-o", output.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["walker.lottie"])
+        XCTAssertEqual(Array(try Data(contentsOf: output).prefix(4)), [0x50, 0x4B, 0x03, 0x04])
+        let wrong = try run(["export", walker, "--to", "core-animation", "--container", "dotlottie", "-o", output.path])
+        XCTAssertEqual(wrong.status, 2, wrong.stderr)
+        let bad = try run(["export", walker, "--to", "lottie", "--container", "zip", "-o", output.path])
+        XCTAssertEqual(bad.status, 2, bad.stderr)
     }
 }

@@ -149,12 +149,15 @@ final class LottieExportTests: XCTestCase {
                         }
                         for (item, shown) in zip(items, layers) {
                             let layer = shown.layer
-                            XCTAssertTrue(layer.name == item.path || item.path.hasSuffix(">" + layer.name)
-                                              || layer.name.hasPrefix(item.path + "#"),
-                                          "\(context): layer \(layer.name) where the pose draws \(item.path)")
                             guard let sprite = library.sprite(item.sprite), let refID = layer.refID,
                                 let picture = lottie.images[refID]
                             else { XCTFail("\(context): \(layer.name) has no picture"); continue }
+                            // The layer shows the item's picture: its atlas region, upright, at full resolution.
+                            let rotated = document.assets.sprites.first { $0.id == item.sprite }?.rotated ?? false
+                            let region = sprite.region
+                            XCTAssertEqual([Int(picture.width), Int(picture.height)],
+                                           rotated ? [region.height, region.width] : [region.width, region.height],
+                                           "\(context): layer \(layer.name) shows \(refID) where the pose draws \(item.sprite)")
                             let world = shown.world
                             let expected = view.concatenating(item.transform)
                             let corners = [(0.0, 0.0), (1.0, 0.0), (0.0, 1.0), (1.0, 1.0)]
@@ -199,6 +202,13 @@ final class LottieExportTests: XCTestCase {
                         try Data(clip.main.bytes).write(to: url)
                         paths.append(url.path)
                     }
+                    // The single file of the export, every clip a marker range.
+                    options.lottie.singleFile = true
+                    let single = try LottieExporter().exportWithReports(document, library: library,
+                                                                       clips: document.clips, options: options).result
+                    let url = folder.appendingPathComponent("\(sample)-\(profile)-\(images)-single.json")
+                    try Data(try XCTUnwrap(single.clips.first).main.bytes).write(to: url)
+                    paths.append(url.path)
                 }
             }
         }
@@ -239,6 +249,84 @@ final class LottieExportTests: XCTestCase {
         // The rotated arm sprite comes out upright: 12 × 40 (stored 40 × 12 in the atlas).
         let walk = try LottieTestSampler(json: first.clips[0].main.bytes)
         XCTAssertTrue(walk.images.values.contains { $0.width == 12 && $0.height == 40 }, "\(walk.images)")
+    }
+
+    /// Names a designer can read (docs/lottie.md): layers after the source's instances, layers, bones and slots,
+    /// unique within each list of layers; pictures after their sprites. Checked on the samples (every clip, both
+    /// profiles: the structured and the flattened form) and on the first clip of every corpus export; an id names the
+    /// same picture in every clip of an export (so clips written into one folder share their images).
+    func testLayersAndPicturesHaveReadableUniqueNames() throws {
+        var exports = Self.samples.map { TestPaths.packageRoot.appendingPathComponent("Samples/\($0)") }
+        for corpus in ["animate_atlas", "dragonbones", "flump", "flump_xml"] {
+            exports += (try? TestPaths.corpus(corpus)) ?? []
+        }
+        var layerCount = 0
+        for url in exports {
+            let document = try Importer.importDocument(at: url)
+            let library = try AtlasLibrary(document: document, folder: try Importer.detect(url).folder)
+            let isSample = url.path.hasPrefix(TestPaths.packageRoot.path)
+            let clips = isSample ? document.clips : Array(document.clips.prefix(1))
+            for profile in LottieExportSettings.Profile.allCases where isSample || profile == .portable {
+                var options = ExportOptions()
+                options.lottie = LottieExportSettings(profile: profile, images: .folder)
+                let result = try LottieExporter().exportWithReports(document, library: library, clips: clips,
+                                                                   options: options).result
+                var pictures: [String: [UInt8]] = [:]
+                for clip in result.clips {
+                    let root = try JSONParser.parse(clip.main.bytes)
+                    var lists = [root["layers"]?.arrayValue ?? []]
+                    lists += (root["assets"]?.arrayValue ?? []).compactMap { $0["layers"]?.arrayValue }
+                    for list in lists {
+                        let names = list.compactMap { $0["nm"]?.stringValue }
+                        layerCount += names.count
+                        XCTAssertEqual(names.count, list.count, "\(url.lastPathComponent) \(clip.clip): a layer without a name")
+                        XCTAssertEqual(Set(names).count, names.count, "\(url.lastPathComponent) \(clip.clip): \(names)")
+                        XCTAssertFalse(names.contains(""), "\(url.lastPathComponent) \(clip.clip)")
+                    }
+                    for file in clip.companions {
+                        if let known = pictures[file.relativePath] {
+                            XCTAssertEqual(known, file.bytes, "\(url.lastPathComponent): \(file.relativePath) differs between clips")
+                        }
+                        pictures[file.relativePath] = file.bytes
+                        let id = String(file.relativePath.dropFirst("images/".count).dropLast(".png".count))
+                        XCTAssertTrue(id.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "_" || $0 == "-") },
+                                      "\(url.lastPathComponent): \(id)")
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(layerCount, 1000)
+
+        // What the samples' names read: nodes and symbols from the source, pictures after sprites.
+        func names(_ sample: String, clip: String) throws -> (layers: Set<String>, pictures: Set<String>) {
+            let (document, library) = try load(sample)
+            let exported = try LottieExporter().exportWithReports(
+                document, library: library, clips: [try XCTUnwrap(document.clip(named: clip))], options: ExportOptions())
+            let root = try JSONParser.parse(try XCTUnwrap(exported.result.clips.first).main.bytes)
+            var layers: Set<String> = []
+            var pictures: Set<String> = []
+            for asset in root["assets"]?.arrayValue ?? [] {
+                if let list = asset["layers"]?.arrayValue {
+                    layers.formUnion(list.compactMap { $0["nm"]?.stringValue })
+                } else if let id = asset["id"]?.stringValue {
+                    pictures.insert(id)
+                }
+            }
+            layers.formUnion((root["layers"]?.arrayValue ?? []).compactMap { $0["nm"]?.stringValue })
+            return (layers, pictures)
+        }
+        let walker = try names("animate-walker", clip: "walk")
+        XCTAssertTrue(walker.layers.isSuperset(of: ["walker_head", "walker_legs", "body", "shadow", "skull", "leg_front"]),
+                      "\(walker.layers)")
+        XCTAssertTrue(walker.pictures.contains("skull_0000"), "\(walker.pictures)")
+        let waver = try names("dragonbones-waver", clip: "idle")
+        XCTAssertTrue(waver.layers.isSuperset(of: ["root", "arm_upper", "arm_lower", "head", "body"]), "\(waver.layers)")
+        XCTAssertTrue(waver.pictures.isSuperset(of: ["arm_upper", "head", "eye_open"]), "\(waver.pictures)")
+        let hopbot = try names("flump-hopbot", clip: "robot")
+        XCTAssertTrue(hopbot.layers.isSuperset(of: ["head", "body", "antenna", "stick"]), "\(hopbot.layers)")
+        XCTAssertTrue(hopbot.pictures.isSuperset(of: ["head", "body", "antenna_stick"]), "\(hopbot.pictures)")
+        let bouncer = try names("animate-bouncer-long", clip: "bouncer")
+        XCTAssertTrue(bouncer.layers.isSuperset(of: ["ball / Layer_1", "floor"]), "\(bouncer.layers)")
     }
 
     /// `--png fast` changes how the pictures are compressed, nothing else: the same pictures, pixel for pixel, in the

@@ -210,7 +210,8 @@ final class RLottieConformanceTests: XCTestCase {
         guard case .object(var root) = try JSONParser.parse(json), case .array(var layers)? = root["layers"] else {
             return XCTFail("unexpected export shape")
         }
-        let index = try XCTUnwrap(layers.firstIndex { $0["nm"]?.stringValue?.hasSuffix(":body/0") == true })
+        // The image layer of the body (its layer's name, docs/lottie.md).
+        let index = try XCTUnwrap(layers.firstIndex { $0["nm"]?.stringValue == "body" && $0["ty"]?.doubleValue == 2 })
         guard case .object(var layer) = layers[index], case .object(var ks)? = layer["ks"],
             case .object(var position)? = ks["p"] else { return XCTFail("no body position") }
         func moved(_ value: JSONValue?) -> JSONValue {

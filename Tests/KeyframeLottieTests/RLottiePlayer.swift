@@ -32,6 +32,15 @@ final class RLottiePlayer {
 
     deinit { lottie_animation_destroy(animation) }
 
+    /// The markers rlottie read: name, first and last frame.
+    var markers: [(name: String, start: Int, end: Int)] {
+        guard let list = lottie_animation_get_markerlist(animation), let items = list.pointee.ptr else { return [] }
+        return (0..<list.pointee.size).map { i in
+            let marker = items[i]
+            return (marker.name.map { String(cString: $0) } ?? "", Int(marker.startframe), Int(marker.endframe))
+        }
+    }
+
     /// Frame `frame` at the file's own size, as a premultiplied RGBA bitmap.
     ///
     /// rlottie writes ARGB32 premultiplied words (`0xAARRGGBB`, so bytes B, G, R, A in memory on little-endian).

@@ -169,7 +169,7 @@ final class ThorVGConformanceTests: XCTestCase {
     /// Per-frame figures recorded with ThorVG 1.0.4 (`KEYFRAME_THORVG_RECORD=1` rewrites them): a frame that played
     /// almost exactly (e.g. the samples' frame 0, where pictures sit on whole pixels) is held to that, not to the
     /// export's worst frame, so a regression on the frames ThorVG plays well is caught.
-    static let frameFigures = ThorVGFrameFigures.load()
+    static let frameFigures = PlayerFrameFigures.load("ThorVGFrameFigures.json")
     static let recording = ProcessInfo.processInfo.environment["KEYFRAME_THORVG_RECORD"] == "1"
 
     static let samples = ["animate-walker", "animate-bouncer-long", "bta-spinner", "flump-hopbot", "dragonbones-waver"]
@@ -206,72 +206,28 @@ final class ThorVGConformanceTests: XCTestCase {
               + lines.joined(separator: "\n"))
     }
 
-    /// One export's first clip, exported to Lottie and prepared for comparison.
-    struct Subject {
-        var name: String
-        var document: Document
-        var library: AtlasLibrary
-        var clip: Clip
-        var result: ExportResult
-        var lottie: URL
-        var plans: [FramePlan]
-        var framing: Framing
-        var scene: RenderScene
-    }
-
-    func subject(_ export: URL, profile: LottieExportSettings.Profile) throws -> Subject {
-        let name = export.lastPathComponent
-        let document = try Importer.importDocument(at: export)
-        let folder = try Importer.detect(export).folder
-        let library = try AtlasLibrary(document: document, folder: folder)
-        let clip = try XCTUnwrap(document.clips.first, "\(name): no clips")
-        var options = ExportOptions(clips: [clip.name])
-        options.lottie = LottieExportSettings(profile: profile, images: .embed)
-        let exporter = try XCTUnwrap(Exporters.exporter(for: .lottie))
-        let result = try exporter.export(document, assetsFolder: folder, options: options)
-        let lottie = try TestPaths.temporaryFolder("keyframe-thorvg").appendingPathComponent("\(name).json")
-        try Data(try XCTUnwrap(result.clips.first).main.bytes).write(to: lottie)
-        let scene = RenderScene(document: document, library: library)
-        let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
-                                        fps: document.frameRate.framesPerSecond, selection: .all)
-        let framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
-        return Subject(name: name, document: document, library: library, clip: clip, result: result, lottie: lottie,
-                       plans: plans, framing: framing, scene: scene)
-    }
-
-    /// Keyframe's render of plan `index` as the export writes it: meshes left out (declared), and in `portable`
-    /// every blend mode drawn as normal (declared).
-    func expected(_ s: Subject, index: Int, profile: LottieExportSettings.Profile, exact: Bool = false) -> Bitmap {
-        var pose = s.scene.sampler.sample(clip: s.clip, time: s.plans[index].layers[0].time)
-        if !exact {
-            pose.items = pose.items.filter { $0.mesh == nil }.map { item in
-                var item = item
-                if profile == .portable { item.blendMode = .normal }
-                return item
-            }
-        }
-        var renderer = FrameRenderer()
-        var bitmap = Bitmap(width: s.framing.width, height: s.framing.height)
-        renderer.render(pose, library: s.library, framing: s.framing, background: .transparent, into: &bitmap)
-        return bitmap
+    /// The subject written to a file ThorVG's script can read.
+    func subject(_ export: URL, profile: LottieExportSettings.Profile) throws -> (LottieConformanceSubject, URL) {
+        let s = try LottieConformanceSubject(export, profile: profile)
+        let lottie = try TestPaths.temporaryFolder("keyframe-thorvg").appendingPathComponent("\(s.name).json")
+        try Data(s.json).write(to: lottie)
+        return (s, lottie)
     }
 
     func conformance(of export: URL, profile: LottieExportSettings.Profile, frameLimit: Int) throws -> Figures {
-        let s = try subject(export, profile: profile)
-        defer { try? FileManager.default.removeItem(at: s.lottie.deletingLastPathComponent()) }
+        let (s, lottie) = try subject(export, profile: profile)
+        defer { try? FileManager.default.removeItem(at: lottie.deletingLastPathComponent()) }
         let frameLimit = s.framing.width * s.framing.height > 1_000_000 && frameLimit < Self.frameLimit ? 1 : frameLimit
-        let chosen: [Int] = s.plans.count <= frameLimit
-            ? Array(s.plans.indices)
-            : (0..<frameLimit).map { $0 * (s.plans.count - 1) / max(frameLimit - 1, 1) }
-        let (info, frames) = try ThorVGPlayer.render(s.lottie, frames: chosen)
+        let chosen = s.chosenFrames(limit: frameLimit)
+        let (info, frames) = try ThorVGPlayer.render(lottie, frames: chosen)
         XCTAssertEqual(info.width, s.framing.width, "\(s.name) (\(profile)): Lottie width")
         XCTAssertEqual(info.height, s.framing.height, "\(s.name) (\(profile)): Lottie height")
         XCTAssertEqual(info.frames, Double(s.plans.count), accuracy: 1e-6, "\(s.name) (\(profile)): Lottie frame count")
         var figures = Figures(name: s.name, profile: profile.rawValue, clip: s.clip.name, frames: chosen.count,
                               size: (s.framing.width, s.framing.height))
-        figures.warnings = s.result.diagnostics.filter { $0.severity == .warning }.count
+        figures.warnings = s.warnings
         for (index, actual) in zip(chosen, frames) {
-            let expected = expected(s, index: index, profile: profile)
+            let expected = s.expected(index)
             let difference = FrameDifference(actual, expected)
             figures.worstMean = max(figures.worstMean, difference.worstMean)
             figures.sumMean += difference.worstMean
@@ -294,7 +250,7 @@ final class ThorVGConformanceTests: XCTestCase {
                     difference.offShare * 100, artifact ?? "not written"))
             }
             if figures.warnings > 0 {
-                let full = FrameDifference(actual, self.expected(s, index: index, profile: profile, exact: true))
+                let full = FrameDifference(actual, s.expected(index, exact: true))
                 if full.meanPerChannel != difference.meanPerChannel || full.offShare != difference.offShare {
                     figures.declaredDiffers = true
                 }
@@ -319,32 +275,26 @@ final class ThorVGConformanceTests: XCTestCase {
     }
 
     private func checkControl(_ export: URL, profile: LottieExportSettings.Profile, recordedBoundCatches: Bool) throws {
-        let s = try subject(export, profile: profile)
-        defer { try? FileManager.default.removeItem(at: s.lottie.deletingLastPathComponent()) }
-        let original = try ThorVGPlayer.render(s.lottie, frames: [0]).bitmaps[0]
-        let expected = expected(s, index: 0, profile: profile)
+        let (s, lottie) = try subject(export, profile: profile)
+        defer { try? FileManager.default.removeItem(at: lottie.deletingLastPathComponent()) }
+        let original = try ThorVGPlayer.render(lottie, frames: [0]).bitmaps[0]
+        let expected = s.expected(0)
         let key = "\(s.name)/\(profile.rawValue)"
         let unmoved = FrameDifference(original, expected)
         XCTAssertTrue(Self.acceptable(unmoved, key: key, frame: 0),
                       "\(key): the unperturbed export fails: \(unmoved.meanPerChannel), \(unmoved.offShare)")
-        guard case .object(let root) = try JSONParser.parse([UInt8](try Data(contentsOf: s.lottie))),
+        guard case .object(let root) = try JSONParser.parse(s.json),
             case .array(let layers)? = root["layers"] else { return XCTFail("\(s.name): no layers") }
-        let start = root["ip"]?.doubleValue ?? 0
-        let candidates = layers.indices.filter { index in
-            let layer = layers[index]
-            guard layer["parent"] == nil, (layer["td"]?.doubleValue ?? 0) == 0,
-                [0, 2, 3, 4].contains(layer["ty"]?.doubleValue ?? -1) else { return false }
-            return (layer["ip"]?.doubleValue ?? 0) <= start && start < (layer["op"]?.doubleValue ?? 0)
-        }
+        let candidates = LottieConformanceSubject.movableLayers(root)
         // The candidate whose move changes ThorVG's frame 0 most (the first eight candidates are tried).
         var best: (index: Int, changed: Int, frame: Bitmap)?
         for index in candidates.prefix(8) {
-            guard let moved = Self.moving(layers[index], byX: 2) else { continue }
+            guard let moved = LottieConformanceSubject.moving(layers[index], byX: 2) else { continue }
             var perturbed = root
             var newLayers = layers
             newLayers[index] = moved
             perturbed["layers"] = .array(newLayers)
-            let file = s.lottie.deletingLastPathComponent().appendingPathComponent("moved-\(index).json")
+            let file = lottie.deletingLastPathComponent().appendingPathComponent("moved-\(index).json")
             try Data(JSONWriter.writeCompact(.object(perturbed))).write(to: file)
             let actual = try ThorVGPlayer.render(file, frames: [0]).bitmaps[0]
             let changed = BitmapComparison.compare(actual, original, tolerance: 8).differingPixels
@@ -359,41 +309,5 @@ final class ThorVGConformanceTests: XCTestCase {
         print(String(format: "ThorVG control %@: layer %d (%@) moved 2 px: worst channel mean %.3f, %.2f %% off > 8/255 (unmoved: %.3f, %.2f %%)",
                      key, best.index, layers[best.index]["nm"]?.stringValue ?? "?", difference.worstMean,
                      difference.offShare * 100, unmoved.worstMean, unmoved.offShare * 100))
-    }
-
-    /// `layer` with its position (static, animated or split into x/y) moved `dx` pixels along x.
-    static func moving(_ layer: JSONValue, byX dx: Double) -> JSONValue? {
-        guard case .object(var members) = layer, case .object(var ks)? = members["ks"],
-            case .object(var position)? = ks["p"] else { return nil }
-        func shifted(_ value: JSONValue?) -> JSONValue? {
-            if case .number(let x)? = value { return .number(x + dx) }
-            guard case .array(let xy)? = value, let x = xy.first?.doubleValue else { return nil }
-            return .array([.number(x + dx)] + xy.dropFirst())
-        }
-        func shiftedProperty(_ property: [String: JSONValue]) -> [String: JSONValue]? {
-            var property = property
-            if property["a"]?.doubleValue == 1, case .array(let keys)? = property["k"] {
-                property["k"] = .array(keys.map { key in
-                    guard case .object(var k) = key else { return key }
-                    if let s = shifted(k["s"]) { k["s"] = s }
-                    if let e = shifted(k["e"]) { k["e"] = e }
-                    return .object(k)
-                })
-            } else {
-                guard let k = shifted(property["k"]) else { return nil }
-                property["k"] = k
-            }
-            return property
-        }
-        if position["s"]?.boolValue == true || position["s"]?.doubleValue == 1 {
-            guard case .object(let x)? = position["x"], let moved = shiftedProperty(x) else { return nil }
-            position["x"] = .object(moved)
-        } else {
-            guard let moved = shiftedProperty(position) else { return nil }
-            position = moved
-        }
-        ks["p"] = .object(position)
-        members["ks"] = .object(ks)
-        return .object(members)
     }
 }

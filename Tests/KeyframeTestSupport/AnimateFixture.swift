@@ -36,6 +36,26 @@ public struct AnimateFixture {
         }
     }
 
+    /// An Animation.json whose instances of symbol `s` (the sprite `0000`) carry filters, for the exporters'
+    /// reports: on layer `glowing`, an instance with a glow and a blur (frames 0–1); on layer `adjusted`, nothing on
+    /// frame 0 and an instance on frame 1 whose frame has an adjust-colour filter; on layer `plain`, an instance
+    /// without filters. Frame 0 is labelled `first`, frame 1 `second`, so each label is a clip of one frame.
+    public static let filtered: String = {
+        let identity = "[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]"
+        let moved = "[1,0,0,0,0,1,0,0,0,0,1,0,3,0,0,1]"
+        return """
+            {"AN":{"N":"filtered","SN":"root","TL":{"L":[
+            {"LN":"labels","FR":[{"I":0,"DU":1,"N":"first","E":[]},{"I":1,"DU":1,"N":"second","E":[]}]},
+            {"LN":"glowing","FR":[{"I":0,"DU":2,"E":[{"SI":{"SN":"s","ST":"G","M3D":\(identity),
+              "F":{"GF":{"BLX":4,"BLY":4,"C":"#FF0000","A":1,"STR":1,"Q":1},"BLF":{"BLX":2,"BLY":2,"Q":1}}}}]}]},
+            {"LN":"adjusted","FR":[{"I":0,"DU":1,"E":[]},
+              {"I":1,"DU":1,"F":{"ACF":{"BRT":10,"CT":0,"SAT":0,"H":0}},"E":[{"SI":{"SN":"s","ST":"G","M3D":\(moved)}}]}]},
+            {"LN":"plain","FR":[{"I":0,"DU":2,"E":[{"SI":{"SN":"s","ST":"G","M3D":\(moved)}}]}]}]}},
+            "SD":{"S":[{"SN":"s","TL":{"L":[{"LN":"a","FR":[{"I":0,"DU":1,"E":[{"ASI":{"N":"0000","M3D":\(identity)}}]}]}]}}]},
+            "MD":{"FRT":24}}
+            """
+    }()
+
     /// An optimized-key Animation.json with one root layer whose frames are `frames` (JSON text of the FR array)
     /// and the given symbol dictionary entries (JSON text of the S array).
     public static func animation(frames: String, symbols: String = "", frameRate: Double = 24) -> String {

@@ -112,6 +112,15 @@ void kf_png_decoder_free(kf_png_decoder *decoder);
 /* The libpng version the shim was compiled against, e.g. "1.6.39". */
 const char *kf_png_library_version(void);
 
+/*
+ * zlib, which libpng links: raw deflate (RFC 1951, no zlib header) of `count` bytes at `level` (0 ... 9) into
+ * `out` (allocated here; free with kf_png_buffer_free), and the CRC-32 of ZIP and PNG. Returns 0, or a nonzero
+ * zlib status with its message.
+ */
+int kf_deflate_raw(const uint8_t *bytes, size_t count, int level, kf_png_buffer *out,
+                   char *message, size_t message_capacity);
+uint32_t kf_crc32(uint32_t crc, const uint8_t *bytes, size_t count);
+
 #ifdef __cplusplus
 }
 #endif

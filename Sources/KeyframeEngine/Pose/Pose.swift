@@ -59,6 +59,9 @@ public struct Pose: Sendable, Equatable {
         public var content: NodeContent
         /// The nested composition's frame, when the content is a composition.
         public var childFrame: Double?
+        /// The source's bitmap filters on the node at this frame (kept as data: Keyframe draws none; exporters report
+        /// what they cannot write).
+        public var filters: [Filter] = []
     }
 
     /// A node's resolved transform and colour, without its path or content: what

@@ -246,7 +246,8 @@ public struct PoseSampler: Sendable {
         guard let held = nodes[index].tracks.content?.heldKeyframe(at: frame) else {
             if context.collectNodes {
                 pose.nodes.append(Pose.NodeState(path: "\(path)/\(nodes[index].id)", transform: state.transform,
-                                                 color: state.color, visible: state.visible, content: .none))
+                                                 color: state.color, visible: state.visible, content: .none,
+                                                 filters: nodes[index].tracks.filters?.heldValue(at: frame) ?? []))
             }
             return
         }
@@ -282,7 +283,8 @@ public struct PoseSampler: Sendable {
         }
         if context.collectNodes {
             pose.nodes.append(Pose.NodeState(path: "\(path)/\(nodes[index].id)", transform: state.transform, color: state.color,
-                                             visible: state.visible, content: held.keyframe.value, childFrame: childFrame))
+                                             visible: state.visible, content: held.keyframe.value, childFrame: childFrame,
+                                             filters: nodes[index].tracks.filters?.heldValue(at: frame) ?? []))
         }
     }
 

@@ -21,6 +21,8 @@ struct LottieClipBuilder {
     let sampler: PoseSampler
     /// Pictures encoded once for the whole export.
     var pictures = LottiePictureCache()
+    /// The names layers and pictures get (one per document).
+    var names: LottieNames
 
     /// What the builder produced for the clip.
     struct Output {
@@ -78,15 +80,19 @@ struct LottieClipBuilder {
         let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                             d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
         var context = Context(settings: settings, clipName: clip.name)
-        var images = LottieImageTable(document: document, library: library, cache: pictures)
+        var images = LottieImageTable(document: document, library: library, cache: pictures, names: names)
 
         // Sample every frame, and halfway through each frame to find where the source holds its values.
         var frames: [[Sample]] = []
         var masks: [String: [[Sample]]] = [:]  // mask key → per frame, the mask's items
         var halves: [[String: Sample]] = []
+        let filtered = LottieClipBuilder.hasFilters(document)
         for (index, plan) in plans.enumerated() {
             let time = plan.layers.first?.time ?? Frames(Double(index))
-            let pose = sampler.sample(clip: clip, time: time)
+            let pose = sampler.sample(clip: clip, time: time, collectNodes: filtered)
+            for node in pose.nodes where node.visible && !node.filters.isEmpty && node.content != .none {
+                context.dropFilters(node.filters, node: node.path)
+            }
             frames.append(samples(of: pose, view: view, masks: &masks, frame: index, frameCount: plans.count,
                                   context: &context))
             if index + 1 < plans.count {
@@ -109,17 +115,22 @@ struct LottieClipBuilder {
             matteAssets[maskKey] = id
             var index = 1
             let runs = try LottieClipBuilder.runs(of: maskFrames, halves: [], context: &context)
+            var none: [JSONValue] = []
             let maskLayers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &index,
-                                           matteAssets: [:], masks: [:], width: framing.width, height: framing.height,
-                                           context: &context)
-            assets.append(.object(["id": .string(id), "nm": .string(maskKey), "layers": .array(maskLayers)]))
+                                           matteAssets: [:], masks: [:], maskAssets: &none, width: framing.width,
+                                           height: framing.height, context: &context)
+            assets.append(.object(["id": .string(id), "nm": .string(maskName(maskKey)),
+                                   "layers": .array(LottieNames.unique(maskLayers))]))
         }
         let runs = try LottieClipBuilder.runs(of: frames, halves: halves, context: &context)
+        var maskAssets: [JSONValue] = []
         layers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &nextIndex,
-                               matteAssets: matteAssets, masks: masks, width: framing.width, height: framing.height,
-                               context: &context)
+                               matteAssets: matteAssets, masks: masks, maskAssets: &maskAssets, width: framing.width,
+                               height: framing.height, context: &context)
+        assets += maskAssets
+        layers = LottieNames.unique(layers)
         let renames = try images.finish()
-        let imageAssets = images.assets(mode: settings.images)
+        let imageAssets = images.assets(mode: settings.images, folder: settings.imageFolder)
         assets = assets.map { LottieImageTable.renaming($0, renames) }
         layers = layers.map { LottieImageTable.renaming($0, renames) }
         let animation: [String: JSONValue] = [
@@ -149,10 +160,24 @@ struct LottieClipBuilder {
         /// Code and node of every warning given: each is given once per node, not once per frame.
         var warned: Set<String> = []
 
-        mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool) {
-            guard warned.insert(code + "\u{1}" + node).inserted else { return }
+        /// A warning naming `node`, given once per code and node (and `what`); the report lists `node` (with `what`
+        /// in parentheses) among the approximated or the dropped.
+        mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool, what: String? = nil) {
+            let entry = what.map { "\(node) (\($0))" } ?? node
+            guard warned.insert(code + "\u{1}" + entry).inserted else { return }
             diagnostics.add(Diagnostic(severity: .warning, code: code, message: message, path: node))
-            if approximated { report.approximated.insert(node) } else { report.dropped.insert(node) }
+            if approximated { report.approximated.insert(entry) } else { report.dropped.insert(entry) }
+        }
+
+        /// Every filter in `filters`, shown by `node`, left out: Lottie has no effect every player of the profile
+        /// draws, and `keyframe render`, which the file matches, draws none (docs/lottie.md).
+        mutating func dropFilters(_ filters: [Filter], node: String) {
+            for filter in filters {
+                warn("lottie-filter-dropped",
+                     "the \(filter.kind) filter of \(node) is not written: the Lottie specification defines no effects "
+                         + "and the \(settings.profile.rawValue) profile writes none; \(node) is drawn without it",
+                     node: node, approximated: false, what: "\(filter.kind) filter")
+            }
         }
 
         mutating func info(_ code: String, _ message: String) {
@@ -237,6 +262,18 @@ struct LottieClipBuilder {
         }
         return Sample(sprite: item.sprite, path: item.path, bake: bake, opacity: opacity, blend: blend, mask: nil,
                       world: view.concatenating(item.transform))
+    }
+
+    /// A mask's name: `mask` and the names of the pictures forming it.
+    private func maskName(_ key: String) -> String {
+        "mask " + key.split(separator: "|").map { names.item(path: String($0)) }.joined(separator: " + ")
+    }
+
+    /// Whether any node of the document carries a filter (then the export looks for the ones a clip shows).
+    static func hasFilters(_ document: Document) -> Bool {
+        document.compositions.contains { composition in
+            composition.nodes.contains { $0.tracks.filters?.keyframes.contains { !$0.value.isEmpty } ?? false }
+        }
     }
 
     /// Lottie's `bm` number for a blend mode, or `nil` when Lottie has none.
@@ -344,8 +381,8 @@ struct LottieClipBuilder {
 
     /// The layers for `runs` (back to front), front first as Lottie lists them, with matte layers and parent nulls.
     private func layerJSON(_ runs: [Run], frameCount: Int, images: inout LottieImageTable, nextIndex: inout Int,
-                           matteAssets: [String: String], masks: [String: [[Sample]]], width: Int, height: Int,
-                           context: inout Context)
+                           matteAssets: [String: String], masks: [String: [[Sample]]], maskAssets: inout [JSONValue],
+                           width: Int, height: Int, context: inout Context)
         throws(ExportError) -> [JSONValue]
     {
         var front: [JSONValue] = []
@@ -386,7 +423,7 @@ struct LottieClipBuilder {
                       m.b * Double(picture.width) + m.d * Double(picture.height))
             }.max() ?? extent
             let ip = Double(run.first), op = Double(run.last + 1)
-            let name = run.key
+            let name = names.item(path: first.path)
             var layer: [String: JSONValue] = [
                 "ddd": 0, "ty": 2, "refId": .string(picture.id), "nm": .string(name), "sr": 1, "ao": 0,
                 "ip": .number(ip), "op": .number(op), "st": 0,
@@ -395,6 +432,7 @@ struct LottieClipBuilder {
             let opacity = LottieKeyframeReducer(tolerance: [LottieTolerance.opacityPercent])
                 .property(run.samples.map { [$0.opacity * 100] }, held: run.held, frames: frames, scalar: true)
             let zero: JSONValue = .object(["a": 0, "k": [0, 0]])
+            var skewNull: [String: JSONValue]? = nil
             if sheared {
                 // Rotation and skew share the rotation's budget; a skew error turns the y axis by sec(sk) times it.
                 let degrees = LottieTolerance.degrees(extent: worldExtent) / 2
@@ -425,7 +463,7 @@ struct LottieClipBuilder {
                         "o": .object(["a": 0, "k": 100]),
                     ]),
                 ]
-                nulls.append(.object(nullLayer))
+                skewNull = nullLayer
                 layer["parent"] = .number(Double(parentIndex))
                 layer["ks"] = .object([
                     "a": zero, "p": zero, "s": .object(["a": 0, "k": [100, 100]]),
@@ -445,15 +483,33 @@ struct LottieClipBuilder {
             }
             if first.bake != nil { context.report.bakedTints += 1 }
             if let mask = first.mask, settings.profile == .portable {
-                // Portable: the mask's coverage as layer mask paths in this layer's own space.
-                layer["hasMask"] = true
-                layer["masksProperties"] = .array(try maskPaths(
-                    for: run, layerWorlds: worlds, maskFrames: masks[mask] ?? [], images: &images, context: &context))
+                // Portable: the layer goes into a precomp the size of the canvas, and the mask's coverage becomes
+                // mask paths on that precomp's layer, in canvas space. (lottie-web's html renderer draws a masked
+                // image layer inside an SVG element it gives no size, clipping it to 300 × 150 px; a masked precomp
+                // layer gets its own size.)
+                let id = "mask_\(maskAssets.count)"
+                layer["ind"] = .number(Double(nextIndex))
+                nextIndex += 1
+                var content: [JSONValue] = [.object(layer)]
+                if let skewNull { content.append(.object(skewNull)) }
+                maskAssets.append(.object(["id": .string(id), "nm": .string(name), "layers": .array(LottieNames.unique(content))]))
+                let holder: [String: JSONValue] = [
+                    "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string(name), "refId": .string(id),
+                    "w": .number(Double(width)), "h": .number(Double(height)), "sr": 1, "ao": 0, "ip": .number(ip),
+                    "op": .number(op), "st": 0, "bm": 0, "ks": LottieClipBuilder.identityTransform, "hasMask": true,
+                    "masksProperties": .array(try maskPaths(for: run, maskFrames: masks[mask] ?? [], images: &images,
+                                                            context: &context)),
+                ]
+                nextIndex += 1
+                front.append(.object(holder))
                 context.report.masks += 1
-            } else if let mask = first.mask, let matte = matteAssets[mask] {
+                continue
+            }
+            if let skewNull { nulls.append(.object(skewNull)) }
+            if let mask = first.mask, let matte = matteAssets[mask] {
                 // The matte goes directly above the layer it clips (portable: no `tp`).
                 let matteLayer: [String: JSONValue] = [
-                    "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string("matte " + mask),
+                    "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string(maskName(mask)),
                     "refId": .string(matte), "w": .number(Double(width)), "h": .number(Double(height)), "sr": 1,
                     "ao": 0, "ip": .number(ip), "op": .number(op), "st": 0, "td": 1,
                     "ks": LottieClipBuilder.identityTransform,
@@ -470,20 +526,17 @@ struct LottieClipBuilder {
         return front + nulls
     }
 
-    /// Layer masks reproducing the mask items' coverage over `run`: one added rectangle path per covered rectangle
-    /// of each mask picture, mapped into the layer's space at every frame and reduced like the transforms.
-    private func maskPaths(for run: Run, layerWorlds: [Matrix2D], maskFrames: [[Sample]],
-                           images: inout LottieImageTable, context: inout Context) throws(ExportError) -> [JSONValue]
+    /// Masks reproducing the mask items' coverage over `run`: one added rectangle path per covered rectangle of each
+    /// mask picture, on the canvas at every frame, reduced like the transforms.
+    private func maskPaths(for run: Run, maskFrames: [[Sample]], images: inout LottieImageTable,
+                           context: inout Context) throws(ExportError) -> [JSONValue]
     {
-        // Corners per rectangle per frame, in the layer's (asset pixel) space.
+        // Corners per rectangle per frame, in canvas pixels.
         var shapes: [[[Double]]] = []  // rectangle → frame → 8 numbers
         var rectangleCount = -1
-        var frames: [Int] = []
-        for (i, layerWorld) in layerWorlds.enumerated() {
-            let frame = run.first + i
-            frames.append(frame)
+        let frames = Array(run.first...run.last)
+        for frame in frames {
             let items = frame < maskFrames.count ? maskFrames[frame] : []
-            guard let inverse = layerWorld.inverted else { return [] }
             var corners: [[Double]] = []
             for item in items {
                 let (shape, width, height) = try images.maskShape(sprite: item.sprite, node: run.key)
@@ -500,7 +553,7 @@ struct LottieClipBuilder {
                 }
                 let toLocal = Matrix2D(a: sprite.size.width / Double(max(width, 1)), b: 0, c: 0,
                                        d: sprite.size.height / Double(max(height, 1)), tx: 0, ty: 0)
-                let m = inverse.concatenating(item.world).concatenating(toLocal)
+                let m = item.world.concatenating(toLocal)
                 for r in rectangles {
                     var numbers: [Double] = []
                     for (x, y) in [(r.x, r.y), (r.x + r.width, r.y), (r.x + r.width, r.y + r.height), (r.x, r.y + r.height)] {
@@ -522,7 +575,7 @@ struct LottieClipBuilder {
         }
         if rectangleCount <= 0 {
             // Nothing covers: a degenerate path hides the layer.
-            shapes = [Array(repeating: Array(repeating: 0, count: 8), count: layerWorlds.count)]
+            shapes = [Array(repeating: Array(repeating: 0, count: 8), count: frames.count)]
         }
         let reducer = LottieKeyframeReducer(tolerance: Array(repeating: LottieTolerance.position, count: 8))
         return shapes.map { samples in
@@ -555,8 +608,10 @@ struct LottieClipBuilder {
                 }
                 shape = .object(["a": 1, "k": .array(keyframes)])
             }
+            // `x` (expansion) is optional in the specification, but lottie-web's SVG and HTML renderers read it
+            // unconditionally (a mask without it stops the animation from loading).
             return .object(["mode": "a", "inv": false, "pt": shape, "o": .object(["a": 0, "k": 100]),
-                            "nm": .string("mask")])
+                            "x": .object(["a": 0, "k": 0]), "nm": .string("mask")])
         }
     }
 

@@ -50,22 +50,51 @@ public struct LottieExporter: DocumentExporter {
     {
         let sampler = PoseSampler(document: document)
         let pictures = LottiePictureCache(encoding: PNGEncodingOptions(preset: options.pictures))
+        let names = LottieNames(document: document)
         // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
         // order, so the files, diagnostics and reports are the same for any number of cores.
         let outputs = ClipWorkers.map(clips.count, jobs: options.jobs) { index in
             Result { () throws(ExportError) -> ClipOutput in
                 try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
-                                    sampler: sampler, pictures: pictures, pretty: options.prettyJSON)
+                                    sampler: sampler, pictures: pictures, names: names, pretty: options.prettyJSON)
             }
         }
         var exported: [ExportedClip] = []
         var diagnostics = DiagnosticCollector()
         var reports: [String: LottieReport] = [:]
+        var built: [ClipOutput] = []
         for (clip, result) in zip(clips, outputs) {
             let output = try result.get()
-            for diagnostic in output.diagnostics { diagnostics.add(diagnostic) }
             reports[clip.name] = output.report
+            built.append(output)
             exported.append(output.clip)
+        }
+        if options.lottie.singleFile {
+            let single = try LottieSingleFile.combine(clips: clips, outputs: built, document: document, library: library,
+                                                      pretty: options.prettyJSON)
+            exported = [single.clip]
+            // The clips' own files, and their markers, are not written.
+            built = built.map { output in
+                var output = output
+                output.diagnostics.removeAll { $0.code == "lottie-marker-name" }
+                return output
+            }
+            for clip in clips {
+                guard var report = reports[clip.name] else { continue }
+                report.approximated = report.approximated.filter { !$0.hasSuffix(" (marker name)") }
+                reports[clip.name] = report
+            }
+            for (name, marker) in single.unreadableMarkers {
+                reports[marker]?.approximated.insert("\(name) (marker name)")
+            }
+            for diagnostic in single.diagnostics { diagnostics.add(diagnostic) }
+        }
+        for output in built {
+            for diagnostic in output.diagnostics { diagnostics.add(diagnostic) }
+        }
+        if options.lottie.container == .dotLottie {
+            exported = [try DotLottieArchive.pack(exported, clips: options.lottie.singleFile ? nil : clips,
+                                                  document: document)]
         }
         let all = diagnostics.diagnostics
         if options.strict, let first = all.first(where: { $0.severity == .warning }) {
@@ -79,6 +108,8 @@ public struct LottieExporter: DocumentExporter {
     /// One clip's file, its diagnostics (named after the clip) and its report.
     struct ClipOutput: Sendable {
         var clip: ExportedClip
+        /// The file's JSON (what `clip.main` holds), for the single file of ``LottieExportSettings/singleFile``.
+        var json: JSONValue
         var diagnostics: [Diagnostic]
         var report: LottieReport
     }
@@ -86,18 +117,20 @@ public struct LottieExporter: DocumentExporter {
     /// Builds one clip: the structured form, or the flattened one when the structure cannot carry the clip.
     /// `pretty`: the file indented (``ExportOptions/prettyJSON``) rather than on one line.
     static func exportClip(_ clip: Clip, document: Document, library: AtlasLibrary, settings: LottieExportSettings,
-                           sampler: PoseSampler, pictures: LottiePictureCache,
+                           sampler: PoseSampler, pictures: LottiePictureCache, names: LottieNames,
                            pretty: Bool = false) throws(ExportError) -> ClipOutput {
         var output: LottieClipBuilder.Output
         do {
             var structure = LottieStructureBuilder(document: document, clip: clip, library: library,
-                                                   settings: settings, sampler: sampler, pictures: pictures)
+                                                   settings: settings, sampler: sampler, pictures: pictures,
+                                                   names: names)
             let built = try structure.build()
             if let structured = built.output {
                 output = structured
             } else {
                 output = try LottieClipBuilder(document: document, clip: clip, library: library,
-                                               settings: settings, sampler: sampler, pictures: pictures).build()
+                                               settings: settings, sampler: sampler, pictures: pictures,
+                                               names: names).build()
                 output.diagnostics.insert(Diagnostic(
                     severity: .info, code: "lottie-flattened",
                     message: "\(built.flattened ?? "the structure cannot be kept"); written flattened (one image "
@@ -106,6 +139,16 @@ public struct LottieExporter: DocumentExporter {
             }
         } catch {
             throw ExportError(source: document.name, message: "clip \"\(clip.name)\": \(error.message)")
+        }
+        // Labels within the clip become markers.
+        let markers = LottieMarkers.markers(of: clip, document: document)
+        if !markers.isEmpty, case .object(var root) = output.json {
+            root["markers"] = .array(markers.map(\.json))
+            output.json = .object(root)
+        }
+        for marker in markers where !LottieMarkers.lottieWebReadsName(marker.name) {
+            output.diagnostics.append(LottieMarkers.nameWarning(marker.name))
+            output.report.approximated.insert("\(marker.name) (marker name)")
         }
         let diagnostics = output.diagnostics.map { diagnostic -> Diagnostic in
             var named = diagnostic
@@ -118,7 +161,7 @@ public struct LottieExporter: DocumentExporter {
                                                   bytes: pretty ? JSONWriter.write(output.json)
                                                       : JSONWriter.writeCompact(output.json) + [0x0A]),
                                companions: output.files),
-            diagnostics: diagnostics, report: output.report)
+            json: output.json, diagnostics: diagnostics, report: output.report)
     }
 
     /// The clips `options` asks for, in its order, or every clip.
@@ -142,6 +185,9 @@ public struct LottieExporter: DocumentExporter {
     }
 
     /// `<clip>.json`, the clip's name made a file name by Keyframe's one naming rule (``FileName/stem(_:)``:
-    /// `robot:hop` → `robot_hop.json`, `line1\nline2` → `line1_line2.json`).
-    public static func fileName(for clip: String) -> String { FileName.stem(clip) + ".json" }
+    /// `robot:hop` → `robot_hop.json`, `line1\nline2` → `line1_line2.json`); `pathExtension` names another kind of
+    /// file (`lottie`).
+    public static func fileName(for clip: String, pathExtension: String = "json") -> String {
+        FileName.stem(clip) + "." + pathExtension
+    }
 }

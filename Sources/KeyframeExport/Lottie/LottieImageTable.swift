@@ -9,8 +9,10 @@ import KeyframeRender
 /// The image assets of one Lottie file: each sprite cut from its atlas (rotated regions turned upright), optionally
 /// with a constant colour transform baked in, encoded as PNG and deduplicated by content.
 ///
-/// Asset ids are derived from the PNG bytes (`img_<16 hex digits>`), so the same picture gets the same id and file
-/// name in every clip and every run, and clips exported into one folder share their `images/` files.
+/// Asset ids are named after the sprites (``LottieNames/picture(sprite:tint:)``): the same sprite and colour get the
+/// same id and file name in every clip and every run, and an id always stands for the same pixels, so clips exported
+/// into one folder share their `images/` files. Two pictures with the same bytes in one file are one asset, under the
+/// id of the one the file uses first.
 struct LottieImageTable {
     /// One picture ready to place: its asset id and its size in pixels.
     struct Entry: Equatable {
@@ -21,6 +23,7 @@ struct LottieImageTable {
 
     private let document: Document
     private let library: AtlasLibrary
+    private let names: LottieNames
     private let sprites: [String: Sprite]
     private var entries: [String: Entry] = [:]  // sprite + colour key → entry
     private var byID: [String: (entry: Entry, png: [UInt8])] = [:]
@@ -28,9 +31,11 @@ struct LottieImageTable {
     /// Pictures already encoded for this export (by any clip, or up front).
     private let cache: LottiePictureCache
 
-    init(document: Document, library: AtlasLibrary, cache: LottiePictureCache = LottiePictureCache()) {
+    init(document: Document, library: AtlasLibrary, cache: LottiePictureCache = LottiePictureCache(),
+         names: LottieNames) {
         self.document = document
         self.library = library
+        self.names = names
         self.cache = cache
         var sprites: [String: Sprite] = [:]
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
@@ -47,16 +52,11 @@ struct LottieImageTable {
     private var pending: [Pending] = []
     /// Picture keys in the order first asked for (the order of the assets).
     private var requests: [String] = []
-    /// The id each key's picture got (placeholders until ``finish()``).
+    /// The id each key's picture got.
     private var ids: [String: String] = [:]
 
-    /// Placeholder ids start with this (never a real id: those are `img_` + hex).
-    static let placeholderPrefix = "\u{1}picture:"
-
-    /// The asset for sprite `id` with `color` baked in (`nil`: the picture as it is).
-    ///
-    /// A picture already encoded for this export gets its id at once; any other gets a placeholder id that
-    /// ``finish()`` replaces (the id is the hash of the PNG bytes, so it is known only once encoded).
+    /// The asset for sprite `id` with `color` baked in (`nil`: the picture as it is). Pictures not yet encoded for
+    /// this export are encoded in ``finish()``.
     ///
     /// - Throws: ``ExportError`` when the sprite is not in the atlas or its region lies outside the atlas image.
     mutating func entry(sprite id: String, color: ColorTransform?, node: String) throws(ExportError) -> Entry {
@@ -67,13 +67,10 @@ struct LottieImageTable {
         }
         try LottieImageTable.checkRegion(sprite, resolved, library: library)
         let region = resolved.region
-        let entry: Entry
-        if let known = cache.picture(key) {
-            entry = Entry(id: "img_" + LottieImageTable.hexHash(known.png), width: known.width, height: known.height)
-        } else {
-            entry = Entry(id: LottieImageTable.placeholderPrefix + String(pending.count),
+        let entry = Entry(id: names.picture(sprite: id, tint: color.map(LottieImageTable.key(of:))),
                           width: sprite.rotated ? region.height : region.width,
                           height: sprite.rotated ? region.width : region.height)
+        if cache.picture(key) == nil {
             pending.append(Pending(key: key, sprite: sprite, resolved: resolved, color: color))
         }
         entries[key] = entry
@@ -84,7 +81,7 @@ struct LottieImageTable {
 
     /// Encodes every picture asked for and not yet encoded, spread over the machine's cores (each picture's bytes
     /// are the same whichever thread encodes it), and lists the assets in the order they were first asked for.
-    /// Returns the final id of every placeholder handed out.
+    /// Returns, for each picture whose bytes equal an earlier one's, its id and the earlier one's.
     mutating func finish() throws(ExportError) -> [String: String] {
         let work = pending
         pending = []
@@ -113,18 +110,20 @@ struct LottieImageTable {
             if let first = failures.first { throw first }
         }
         var renames: [String: String] = [:]
+        var byBytes: [[UInt8]: String] = [:]
         for key in requests {
-            guard let picture = cache.picture(key), let old = ids[key] else { continue }
-            let assetID = "img_" + LottieImageTable.hexHash(picture.png)
-            if old != assetID {
-                renames[old] = assetID
-                ids[key] = assetID
-                entries[key]?.id = assetID
+            guard let picture = cache.picture(key), let id = ids[key] else { continue }
+            if let first = byBytes[picture.png] {
+                if first != id {
+                    renames[id] = first
+                    ids[key] = first
+                    entries[key]?.id = first
+                }
+                continue
             }
-            if byID[assetID] == nil {
-                byID[assetID] = (Entry(id: assetID, width: picture.width, height: picture.height), picture.png)
-                order.append(assetID)
-            }
+            byBytes[picture.png] = id
+            byID[id] = (Entry(id: id, width: picture.width, height: picture.height), picture.png)
+            order.append(id)
         }
         return renames
     }
@@ -144,7 +143,7 @@ struct LottieImageTable {
         }
     }
 
-    /// `json` with every placeholder `refId` of its layers (and of its assets' layers) replaced by its final id.
+    /// `json` with every `refId` of its layers (and of its assets' layers) that `renames` names replaced.
     static func renaming(_ json: JSONValue, _ renames: [String: String]) -> JSONValue {
         guard !renames.isEmpty else { return json }
         switch json {
@@ -244,7 +243,7 @@ struct LottieImageTable {
         return values.map { String(Int(($0 * 10_000).rounded())) }.joined(separator: ",")
     }
 
-    /// FNV-1a, 64 bits, as 16 hex digits: a stable name for a picture's bytes.
+    /// FNV-1a, 64 bits, as 16 hex digits: a stable short name for some bytes.
     static func hexHash(_ bytes: [UInt8]) -> String {
         var hash: UInt64 = 0xcbf2_9ce4_8422_2325
         for byte in bytes {
@@ -255,8 +254,9 @@ struct LottieImageTable {
         return String(repeating: "0", count: 16 - text.count) + text
     }
 
-    /// The `assets` entries and, for `folder`, the PNG files to write beside the JSON.
-    func assets(mode: LottieExportSettings.Images) -> (json: [JSONValue], files: [ExportedFile]) {
+    /// The `assets` entries and, for `folder`, the PNG files to write beside the JSON (`images/<id>.png`, referred to
+    /// through `folder`).
+    func assets(mode: LottieExportSettings.Images, folder: String = "images/") -> (json: [JSONValue], files: [ExportedFile]) {
         var json: [JSONValue] = []
         var files: [ExportedFile] = []
         for id in order {
@@ -270,7 +270,7 @@ struct LottieImageTable {
                 asset["p"] = .string("data:image/png;base64," + Data(png).base64EncodedString())
                 asset["e"] = 1
             case .folder:
-                asset["u"] = "images/"
+                asset["u"] = .string(folder)
                 asset["p"] = .string("\(id).png")
                 asset["e"] = 0
                 files.append(ExportedFile(relativePath: "images/\(id).png", bytes: png))

@@ -66,6 +66,7 @@ struct LottieStructureBuilder {
     private var sharedAssets: [String: String] = [:]  // composition + tint key → asset id
     private var assets: [JSONValue] = []
     private var images: LottieImageTable
+    private let names: LottieNames
     private var context: LottieClipBuilder.Context
     private var chain = 1
     private var rate: Double
@@ -81,7 +82,7 @@ struct LottieStructureBuilder {
     static let margin = 2.0
 
     init(document: Document, clip: Clip, library: AtlasLibrary, settings: LottieExportSettings, sampler: PoseSampler,
-         pictures: LottiePictureCache = LottiePictureCache()) {
+         pictures: LottiePictureCache, names: LottieNames) {
         self.document = document
         self.clip = clip
         self.library = library
@@ -96,7 +97,8 @@ struct LottieStructureBuilder {
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
         structureSampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
-        images = LottieImageTable(document: document, library: library, cache: pictures)
+        self.names = names
+        images = LottieImageTable(document: document, library: library, cache: pictures, names: names)
         context = LottieClipBuilder.Context(settings: settings, clipName: clip.name)
         rate = document.frameRate.framesPerSecond
     }
@@ -146,7 +148,7 @@ struct LottieStructureBuilder {
         let layers = try assetLayers(clip.composition, keys: keys, base: view, outer: 1, tint: .identity,
                                      path: clip.composition, depth: 0, rootOut: Double(plans.count))
         let renames = try images.finish()
-        let imageAssets = images.assets(mode: settings.images)
+        let imageAssets = images.assets(mode: settings.images, folder: settings.imageFolder)
         let animation: [String: JSONValue] = [
             "v": "5.7.4", "nm": .string(clip.name), "fr": .number(rate), "ip": 0, "op": .number(Double(plans.count)),
             "w": .number(Double(framing.width)), "h": .number(Double(framing.height)), "ddd": 0,
@@ -439,6 +441,14 @@ struct LottieStructureBuilder {
                 }
             }
         }
+        // Filters on what a node shows are left out, each reported once per node and kind.
+        for (index, node) in nodes.enumerated() where node.tracks.filters != nil {
+            for k in keys.indices where shown[index][k] != nil {
+                if let filters = keyStates[k][index]?.filters, !filters.isEmpty {
+                    context.dropFilters(filters, node: "\(path)/\(node.id)")
+                }
+            }
+        }
         // A tint that changes over a nested composition cuts its run: each colour is a precomp of its own. An alpha
         // that changes would make a copy per frame: the clip is written flattened instead.
         for (index, node) in nodes.enumerated() {
@@ -512,7 +522,7 @@ struct LottieStructureBuilder {
                 constantSkew: settings.profile == .full)
             let written = transformLayers(
                 matrices: local, keys: keys, indices: allKeys, held: held, outer: outer, parentNorm: parentNorm,
-                extent: extent, name: "\(id)/\(nodes[index].id)", ip: keys[0].time, op: lastOut,
+                extent: extent, name: names.layer(composition: id, node: nodes[index].id), ip: keys[0].time, op: lastOut,
                 parent: parentOf[index].flatMap { handle[$0] }, nextIndex: &nextIndex, image: false, source: source)
             nullLayers += written.layers.map { layer in
                 var null = layer
@@ -543,11 +553,11 @@ struct LottieStructureBuilder {
                 let placement: Matrix2D
                 let corners: [Vector2]
                 var isImage = false
-                let name = "\(id)/\(nodes[index].id)"
+                var name = names.layer(composition: id, node: nodes[index].id)
                 switch run.shown {
                 case .sprite(let spriteID, let bakeKey):
                     let bake = bakeKey.flatMap { bakes[$0] }
-                    let picture = try images.entry(sprite: spriteID, color: bake, node: name)
+                    let picture = try images.entry(sprite: spriteID, color: bake, node: "\(path)/\(nodes[index].id)")
                     let sprite = sprites[spriteID]!
                     placement = Matrix2D(a: sprite.size.width / Double(max(picture.width, 1)), b: 0, c: 0,
                                          d: sprite.size.height / Double(max(picture.height, 1)),
@@ -564,6 +574,7 @@ struct LottieStructureBuilder {
                         .first(where: { $0.frame.value == start })?.value
                     else { continue }
                     let child = instance.composition
+                    name = names.precompLayer(composition: id, node: nodes[index].id, showing: child)
                     let box = contentBounds(child, depth: depth + 1)!
                     let shift = Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: Self.margin - box.x0.rounded(.down),
                                          ty: Self.margin - box.y0.rounded(.down))
@@ -603,7 +614,8 @@ struct LottieStructureBuilder {
                         let layers = try assetLayers(child, keys: childKeys, base: shift, outer: childOuter,
                                                      tint: tints[tintKey] ?? .identity,
                                                      path: "\(path)/\(nodes[index].id)>\(child)", depth: depth + 1)
-                        assets[slot] = .object(["id": .string(assetID), "nm": .string(child), "layers": .array(layers)])
+                        assets[slot] = .object(["id": .string(assetID), "nm": .string(names.composition(child)),
+                                                "layers": .array(layers)])
                     } else {
                         let shared = "\(child)\u{1}\(tintKey)"
                         if let known = sharedAssets[shared] {
@@ -618,7 +630,8 @@ struct LottieStructureBuilder {
                                                             Key(time: sharedTime(child, $0), local: $0, instant: nil) },
                                                          base: shift, outer: childOuter, tint: tints[tintKey] ?? .identity,
                                                          path: child, depth: depth + 1)
-                            assets[slot] = .object(["id": .string(assetID), "nm": .string(child), "layers": .array(layers)])
+                            assets[slot] = .object(["id": .string(assetID), "nm": .string(names.composition(child)),
+                                                    "layers": .array(layers)])
                         }
                     }
                     // Time remap: seconds into the precomp at each key; a jump (a wrap, a restart) holds.
@@ -693,7 +706,7 @@ struct LottieStructureBuilder {
             drawn.append(nodeLayers)
         }
         for nodeLayers in drawn.reversed() { front += nodeLayers.reversed() }
-        return front + nullLayers
+        return LottieNames.unique(front + nullLayers)
     }
 
     /// Where local frame `local` of a shared precomp of `id` lies on the precomp's time axis: the frame itself

@@ -2,23 +2,29 @@ import Foundation
 import KeyframeJSON
 import KeyframeTestSupport
 
-/// The figures ThorVG reached on each compared frame, per export and profile, kept in `ThorVGFrameFigures.json` beside
-/// this file: the regression bound `ThorVGConformanceTests` holds every recorded frame to.
+/// The figures a player reached on compared frames, kept in a JSON file beside this one: the regression bound a player
+/// conformance test holds those frames to (`ThorVGFrameFigures.json`: every frame ThorVG's test compares;
+/// `LottieWebFrameFigures.json`: the frames where a lottie-web renderer misses the criterion).
 ///
-/// The file maps `export/profile` to frame index to `[worst channel mean (0–255), share of pixels off by > 8/255]`.
-/// `KEYFRAME_THORVG_RECORD=1` records instead of checking (the figures of every compared frame replace the old ones).
-final class ThorVGFrameFigures: @unchecked Sendable {
-    static let url = TestPaths.packageRoot.appendingPathComponent("Tests/KeyframeLottieTests/ThorVGFrameFigures.json")
+/// A file maps a key (`export/profile`, `export/profile/renderer`) to frame index to
+/// `[worst channel mean (0–255), share of pixels off by > 8/255]`. The tests' record mode (`KEYFRAME_THORVG_RECORD=1`,
+/// `KEYFRAME_LOTTIE_WEB_RECORD=1`) replaces the figures of every frame it compares.
+final class PlayerFrameFigures: @unchecked Sendable {
+    let url: URL
 
     private let lock = NSLock()
     private var figures: [String: [Int: (mean: Double, off: Double)]]
 
-    private init(_ figures: [String: [Int: (mean: Double, off: Double)]]) { self.figures = figures }
+    private init(url: URL, _ figures: [String: [Int: (mean: Double, off: Double)]]) {
+        self.url = url
+        self.figures = figures
+    }
 
-    /// Reads the recorded figures; a missing file is an empty record (every frame falls back to the coarser bounds).
-    static func load() -> ThorVGFrameFigures {
+    /// Reads `Tests/KeyframeLottieTests/<name>`; a missing file is an empty record.
+    static func load(_ name: String) -> PlayerFrameFigures {
+        let url = TestPaths.packageRoot.appendingPathComponent("Tests/KeyframeLottieTests").appendingPathComponent(name)
         guard let data = FileManager.default.contents(atPath: url.path),
-            case .object(let root)? = try? JSONParser.parse([UInt8](data)) else { return ThorVGFrameFigures([:]) }
+            case .object(let root)? = try? JSONParser.parse([UInt8](data)) else { return PlayerFrameFigures(url: url, [:]) }
         var figures: [String: [Int: (mean: Double, off: Double)]] = [:]
         for (key, frames) in root {
             guard case .object(let byFrame) = frames else { continue }
@@ -28,7 +34,7 @@ final class ThorVGFrameFigures: @unchecked Sendable {
                 figures[key, default: [:]][index] = (mean, off)
             }
         }
-        return ThorVGFrameFigures(figures)
+        return PlayerFrameFigures(url: url, figures)
     }
 
     func bound(key: String, frame: Int) -> (mean: Double, off: Double)? {
@@ -44,6 +50,13 @@ final class ThorVGFrameFigures: @unchecked Sendable {
         figures[key, default: [:]][frame] = (mean, off)
     }
 
+    /// Forgets frame `frame` of `key` (it now meets the criterion the record stands in for).
+    func remove(key: String, frame: Int) {
+        lock.lock(); defer { lock.unlock() }
+        figures[key]?[frame] = nil
+        if figures[key]?.isEmpty == true { figures[key] = nil }
+    }
+
     func save() throws {
         lock.lock(); defer { lock.unlock() }
         var root: [String: JSONValue] = [:]
@@ -52,6 +65,6 @@ final class ThorVGFrameFigures: @unchecked Sendable {
             for (frame, pair) in frames { byFrame[String(frame)] = .array([.number(pair.mean), .number(pair.off)]) }
             root[key] = .object(byFrame)
         }
-        try Data(JSONWriter.write(.object(root))).write(to: ThorVGFrameFigures.url)
+        try Data(JSONWriter.write(.object(root))).write(to: url)
     }
 }

@@ -6,14 +6,16 @@ import Glibc
 /// fd 3, replies and events on its fd 4, each message a JSON text ended by a NUL byte), with one page attached.
 ///
 /// Used by the preview tests to open a page from disk, press keys, click, read state and take screenshots, and to
-/// watch every request the page makes (`Network.requestWillBeSent`).
-final class ChromiumSession {
-    struct Failure: Error, CustomStringConvertible {
-        var description: String
+/// watch every request the page makes (`Network.requestWillBeSent`), and by the Lottie tests to play exports in
+/// lottie-web.
+public final class ChromiumSession {
+    public struct Failure: Error, CustomStringConvertible {
+        public var description: String
+        public init(description: String) { self.description = description }
     }
 
     /// The browser executable on `PATH` (`chromium`, `chromium-browser`, `google-chrome`), or `nil`.
-    static func executable() -> String? {
+    public static func executable() -> String? {
         let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
         for name in ["chromium", "chromium-browser", "google-chrome"] {
             for folder in path.split(separator: ":") {
@@ -31,11 +33,13 @@ final class ChromiumSession {
     private var nextID = 1
     private let profile: URL
     /// Every event received so far (method and params).
-    private(set) var events: [(method: String, params: [String: Any])] = []
+    public private(set) var events: [(method: String, params: [String: Any])] = []
     /// The attached page's session.
-    private(set) var session = ""
+    public private(set) var session = ""
 
-    init(executable: String, width: Int, height: Int) throws {
+    /// Starts the browser with a page of `width` × `height` CSS pixels (device scale 1). `watchNetwork` keeps every
+    /// request's event (``requestedURLs``); pages that load large data URLs can do without.
+    public init(executable: String, width: Int, height: Int, watchNetwork: Bool = true) throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("kf-chromium-\(UUID().uuidString)")
         var toChrome: [Int32] = [0, 0], fromChrome: [Int32] = [0, 0]
         guard pipe(&toChrome) == 0, pipe(&fromChrome) == 0, toChrome[0] > 4, fromChrome[1] > 4
@@ -72,10 +76,20 @@ final class ChromiumSession {
         let attached = try send("Target.attachToTarget", ["targetId": targetID, "flatten": true], browser: true)
         guard let sessionID = attached["sessionId"] as? String else { throw Failure(description: "not attached") }
         session = sessionID
-        _ = try send("Network.enable")
+        if watchNetwork { _ = try send("Network.enable") }
         _ = try send("Page.enable")
+        try resize(width: width, height: height)
+    }
+
+    /// Sets the page's viewport to `width` × `height` CSS pixels at device scale 1.
+    public func resize(width: Int, height: Int) throws {
         _ = try send("Emulation.setDeviceMetricsOverride",
                      ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false])
+    }
+
+    /// Makes the page's default background transparent, so screenshots keep the page's alpha.
+    public func makeBackgroundTransparent() throws {
+        _ = try send("Emulation.setDefaultBackgroundColorOverride", ["color": ["r": 0, "g": 0, "b": 0, "a": 0]])
     }
 
     deinit { close() }
@@ -83,7 +97,7 @@ final class ChromiumSession {
     private var closed = false
 
     /// Closes the browser and removes its profile.
-    func close() {
+    public func close() {
         guard !closed else { return }
         closed = true
         _ = try? send("Browser.close", [:], browser: true, timeout: 5)
@@ -101,7 +115,7 @@ final class ChromiumSession {
     /// Sends a command (to the page's session unless `browser`) and returns its result; events that arrive before
     /// the reply are kept in ``events``.
     @discardableResult
-    func send(_ method: String, _ params: [String: Any] = [:], browser: Bool = false, timeout: Double = 30) throws
+    public func send(_ method: String, _ params: [String: Any] = [:], browser: Bool = false, timeout: Double = 30) throws
         -> [String: Any]
     {
         let id = nextID
@@ -150,15 +164,18 @@ final class ChromiumSession {
     }
 
     /// Evaluates `expression` in the page and returns its value (JSON-compatible values only).
-    func evaluate(_ expression: String) throws -> Any? {
+    public func evaluate(_ expression: String, timeout: Double = 30) throws -> Any? {
         let result = try send("Runtime.evaluate", ["expression": expression, "returnByValue": true,
-                                                   "awaitPromise": true])
-        if let exception = result["exceptionDetails"] { throw Failure(description: "\(expression): \(exception)") }
+                                                   "awaitPromise": true], timeout: timeout)
+        if let exception = result["exceptionDetails"] {
+            let shown = expression.count > 300 ? expression.prefix(300) + "…" : Substring(expression)
+            throw Failure(description: "\(shown): \(exception)")
+        }
         return (result["result"] as? [String: Any])?["value"]
     }
 
     /// Polls `condition` (a JavaScript expression) until it is true.
-    func wait(for condition: String, timeout: Double = 20) throws {
+    public func wait(for condition: String, timeout: Double = 20) throws {
         let deadline = Date().addingTimeInterval(timeout)
         while Date() < deadline {
             if (try evaluate(condition) as? Bool) == true { return }
@@ -168,13 +185,13 @@ final class ChromiumSession {
     }
 
     /// Navigates and waits for the load event.
-    func navigate(_ url: String) throws {
+    public func navigate(_ url: String) throws {
         _ = try send("Page.navigate", ["url": url])
         try wait(for: "document.readyState === 'complete'")
     }
 
     /// A PNG screenshot of a rectangle of the page, in CSS pixels at scale 1.
-    func screenshot(x: Double, y: Double, width: Double, height: Double) throws -> [UInt8] {
+    public func screenshot(x: Double, y: Double, width: Double, height: Double) throws -> [UInt8] {
         let result = try send("Page.captureScreenshot", [
             "format": "png", "captureBeyondViewport": false,
             "clip": ["x": x, "y": y, "width": width, "height": height, "scale": 1],
@@ -186,7 +203,7 @@ final class ChromiumSession {
     }
 
     /// Presses and releases a key (`ArrowRight`, `Home`, `End`, ` `).
-    func press(key: String, code: String, keyCode: Int) throws {
+    public func press(key: String, code: String, keyCode: Int) throws {
         for type in ["rawKeyDown", "keyUp"] {
             var params: [String: Any] = ["type": type, "key": key, "code": code, "windowsVirtualKeyCode": keyCode,
                                          "nativeVirtualKeyCode": keyCode]
@@ -196,7 +213,7 @@ final class ChromiumSession {
     }
 
     /// Clicks with the left button at a point of the page.
-    func click(x: Double, y: Double) throws {
+    public func click(x: Double, y: Double) throws {
         _ = try send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": x, "y": y])
         for type in ["mousePressed", "mouseReleased"] {
             _ = try send("Input.dispatchMouseEvent", ["type": type, "x": x, "y": y, "button": "left",
@@ -205,7 +222,7 @@ final class ChromiumSession {
     }
 
     /// The page rectangle of the element with this id: (x, y, width, height).
-    func rect(of id: String) throws -> (x: Double, y: Double, width: Double, height: Double) {
+    public func rect(of id: String) throws -> (x: Double, y: Double, width: Double, height: Double) {
         let value = try evaluate("""
             (() => { const r = document.getElementById('\(id)').getBoundingClientRect();
                      return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]; })()
@@ -217,7 +234,7 @@ final class ChromiumSession {
     }
 
     /// URLs of every request the page started (`Network.requestWillBeSent`).
-    var requestedURLs: [String] {
+    public var requestedURLs: [String] {
         events.filter { $0.method == "Network.requestWillBeSent" }
             .compactMap { ($0.params["request"] as? [String: Any])?["url"] as? String }
     }
