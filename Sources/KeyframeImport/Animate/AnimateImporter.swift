@@ -45,7 +45,8 @@ struct AnimateImporter {
         let spriteMaps = try readSpriteMaps()
         var images: [AtlasImage] = []
         var sprites: [Sprite] = []
-        for map in spriteMaps {
+        for var map in spriteMaps {
+            map.image = resolvedImage(of: map)
             var imageSize = folder.pngSize(map.image)
             if imageSize == nil && allowMissingImages && !folder.fileExists(map.image)
                 && map.size.width > 0 && map.size.height > 0
@@ -58,8 +59,10 @@ struct AnimateImporter {
             }
             guard let pixelSize = imageSize else {
                 let reason = folder.fileExists(map.image) ? "atlas image is not a PNG" : "atlas image not found"
-                throw ImportError(.missingFile(path: folder.url(for: map.image).path,
-                                               reason: "\(reason) (named by \(map.file) meta.image)"))
+                let tried = folder.fileExists(map.image) ? nil : AnimateImporter.ownImageName(of: map)
+                throw ImportError(.missingFile(
+                    path: folder.url(for: map.image).path,
+                    reason: "\(reason) (named by \(map.file) meta.image\(tried.map { "; \($0), the spritemap's own name, is not there either" } ?? ""))"))
             }
             if abs(pixelSize.width - map.size.width) > 0.5 || abs(pixelSize.height - map.size.height) > 0.5 {
                 collector.add(Diagnostic(
@@ -185,6 +188,29 @@ struct AnimateImporter {
     }
 
     // MARK: Spritemaps
+
+    /// The atlas image a spritemap names: `meta.image` when it is in the export, else the spritemap file's own stem
+    /// with that extension (`spritemap.json` → `spritemap.png` when `meta.image` says `spritemap1.png` — an export
+    /// renamed after it was written), with a warning naming both; `meta.image` when neither exists.
+    private mutating func resolvedImage(of map: AnimateSpriteMap) -> String {
+        guard !folder.fileExists(map.image), let own = AnimateImporter.ownImageName(of: map), folder.fileExists(own)
+        else { return map.image }
+        collector.add(Diagnostic(
+            severity: .warning, code: "atlas-image-renamed",
+            message: "\(map.image) (named by \(map.file) meta.image) is not in the export; \(own), the spritemap's own name, is used instead",
+            file: map.file, path: "meta.image"))
+        return own
+    }
+
+    /// The image named after the spritemap file itself, with `meta.image`'s extension (`.png` without one); `nil`
+    /// when that is `meta.image` itself.
+    static func ownImageName(of map: AnimateSpriteMap) -> String? {
+        let named = map.image.split(separator: "/").last.map(String.init) ?? map.image
+        let fileExtension = named.lastIndex(of: ".").map { String(named[$0...]) } ?? ".png"
+        let stem = map.file.hasSuffix(".json") ? String(map.file.dropLast(".json".count)) : map.file
+        let own = stem + fileExtension
+        return own == map.image ? nil : own
+    }
 
     private func readSpriteMaps() throws(ImportError) -> [AnimateSpriteMap] {
         let candidates = folder.listFiles().compactMap { (name) -> (Int, String)? in
