@@ -99,7 +99,7 @@ let package = Package(
         .testTarget(name: "KeyframeRenderTests",
                     dependencies: ["KeyframeRender", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
                                    "KeyframePNG", "KeyframeTestSupport"],
-                    exclude: ["Golden"]),
+                    exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "CoreAnimationExportTests",
                     dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeJSON",
                                    "KeyframeRender", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"],

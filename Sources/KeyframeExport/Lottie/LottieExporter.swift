@@ -105,7 +105,9 @@ public struct LottieExporter: DocumentExporter {
         } catch {
             throw ExportError(source: document.name, message: "clip \"\(clip.name)\": \(error.message)")
         }
-        let diagnostics = output.diagnostics.map { diagnostic -> Diagnostic in
+        let all = output.diagnostics
+            + LottieFilterReport.diagnostics(for: clip, document: document, report: &output.report)
+        let diagnostics = all.map { diagnostic -> Diagnostic in
             var named = diagnostic
             named.message = "clip \"\(clip.name)\": " + diagnostic.message
             return named

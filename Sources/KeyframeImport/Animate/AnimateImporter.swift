@@ -438,13 +438,7 @@ struct AnimateImporter {
             var totalColor = elementColor ?? .identity
             if let frameColor = frame.color { totalColor = frameColor.concatenating(totalColor) }
             let allFilters = elementFilters + frame.filters
-            if !allFilters.isEmpty {
-                for filter in allFilters {
-                    collector.add(Diagnostic(severity: .warning, code: "filter-not-rendered",
-                                             message: "\(filter.kind) filter is kept as data but not rendered",
-                                             file: file, path: frame.path.description))
-                }
-            }
+            reportUndrawnFilters(allFilters, file: file, path: frame.path)
 
             // Components about the pivot; angles unwrapped along interpolated segments.
             var components = TransformComponents(matrix: matrix, pivot: localPivot)
@@ -497,6 +491,20 @@ struct AnimateImporter {
         if !AnimateImporter.isConstant(filters, []) { tracks.filters = filters }
         if !AnimateImporter.isConstant(blend, .normal) { tracks.blendMode = blend }
         return tracks
+    }
+
+    /// A warning `filter-not-rendered` for each filter the renderer does not draw: bevels, gradient filters,
+    /// unknown kinds, and drawn kinds whose parameters could not be read.
+    private mutating func reportUndrawnFilters(_ filters: [Filter], file: String, path: JSONPath) {
+        for filter in filters where filter.effect == nil {
+            let unreadable = ["blur", "glow", "dropShadow", "adjustColor"].contains(filter.kind)
+            collector.add(Diagnostic(
+                severity: .warning, code: "filter-not-rendered",
+                message: unreadable
+                    ? "\(filter.kind) filter has parameters that cannot be read; kept as data but not rendered"
+                    : "\(filter.kind) filter is kept as data but not rendered",
+                file: file, path: path.description))
+        }
     }
 
     private static func isConstant<V>(_ track: Track<V>, _ value: V) -> Bool {
