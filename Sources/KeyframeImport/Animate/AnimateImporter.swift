@@ -144,20 +144,22 @@ struct AnimateImporter {
             let name = try c.optionalMember(.name)?.string() ?? symbolName
             return (name, symbolName, try c.member(.timeline))
         }
-        if try animation.within(animationFile, { (c) throws(JSONSchemaError) in try c.optionalMember(.stageInstance) }) != nil {
-            collector.add(Diagnostic(
-                severity: .info, code: "stage-instance-not-applied",
-                message: "the stage instance (where the exported symbol sat on the stage) is not applied; the root is the symbol's own timeline",
-                file: animationFile, path: "\(animation.path).STI"))
-        }
+        let stageInstance = try readStageInstance(animation)
         visiting = [rootName]
         let (rootComposition, rootLayers) = try buildComposition(id: rootName, timelineCursor: rootTimeline,
                                                                  file: animationFile)
         visiting = []
         register(rootComposition)
+        // The stage instance, when it places, tints or filters the symbol: the document's root becomes a
+        // composition that shows the symbol through it, as FlxAnimate draws the symbol through `AN.STI`.
+        var documentRoot = rootComposition
+        if let stageInstance, let wrapper = stageComposition(stageInstance, showing: rootComposition) {
+            register(wrapper)
+            documentRoot = wrapper
+        }
 
         // Clips: the root timeline's frame labels; a single clip over everything when there are none.
-        let clips = makeClips(rootComposition: rootComposition, timeline: rootLayers, name: documentName)
+        let clips = makeClips(rootComposition: documentRoot, timeline: rootLayers, name: documentName)
 
         var stage: Rect? = nil
         if let metadataFile {
@@ -169,7 +171,7 @@ struct AnimateImporter {
             }
         }
 
-        let ordered = [rootName] + compositionOrder.filter { $0 != rootName }
+        let ordered = [documentRoot.id] + compositionOrder.filter { $0 != documentRoot.id }
         var orderedCompositions = ordered.compactMap { compositions[$0] }
         KeepsTimeMarking.apply(to: &orderedCompositions)
         return Document(
@@ -179,7 +181,61 @@ struct AnimateImporter {
                 toolVersion: spriteMaps.first?.version, variant: variant, files: folder.filesRead.sorted()),
             assets: Assets(images: images, sprites: sprites),
             compositions: orderedCompositions,
-            root: rootName, clips: clips, diagnostics: collector.diagnostics)
+            root: documentRoot.id, clips: clips, diagnostics: collector.diagnostics)
+    }
+
+    // MARK: Stage instance
+
+    /// `AN.STI.SI`: how the exported symbol sat on the stage (absent when it was exported from the library).
+    private mutating func readStageInstance(_ animation: JSONCursor) throws(ImportError) -> AnimateSymbolInstance? {
+        var reader = AnimateReader()
+        let instance = try animation.within(animationFile) { (c) throws(JSONSchemaError) -> AnimateSymbolInstance? in
+            guard let sti = try c.optionalMember(.stageInstance),
+                let symbol = try sti.optionalMember(.symbolInstance)
+            else { return nil }
+            return try reader.symbolInstance(symbol)
+        }
+        for entry in reader.diagnostics {
+            collector.add(Diagnostic(severity: .warning, code: entry.code, message: entry.message, file: animationFile,
+                                     path: entry.path.description))
+        }
+        if let instance { reportUndrawnFilters(instance.filters, file: animationFile, path: instance.path) }
+        return instance
+    }
+
+    /// The composition that shows `root` through the stage instance: one node, `stage`, with the instance's
+    /// transform (about its transformation point), colour effect, filters and blend mode, showing `root` frame for
+    /// frame (the instance's own first frame and loop are not applied: a clip chooses the frames). `nil` when the
+    /// instance changes nothing (an identity matrix without effects).
+    private mutating func stageComposition(_ instance: AnimateSymbolInstance, showing root: Composition)
+        -> Composition?
+    {
+        let blend = instance.blend.map { blendMode($0, file: animationFile, path: instance.path) } ?? .normal
+        let color = instance.color ?? .identity
+        guard instance.matrix != .identity || color != .identity || !instance.filters.isEmpty || blend != .normal
+        else { return nil }
+        let components = AnimateImporter.cleaned(TransformComponents(matrix: instance.matrix,
+                                                                     pivot: instance.transformationPoint ?? .zero))
+        var tracks = NodeTracks()
+        tracks.content = Track(constant: .composition(CompositionInstance(
+            composition: root.id, firstFrame: .zero, loop: .loop, clock: .parent)))
+        tracks.position = Track(constant: components.position)
+        if components.scale != .one { tracks.scale = Track(constant: components.scale) }
+        if components.rotation != Degrees(0) { tracks.rotation = Track(constant: components.rotation) }
+        if components.skew != Degrees(0) { tracks.skew = Track(constant: components.skew) }
+        if components.pivot != .zero { tracks.pivot = Track(constant: components.pivot) }
+        if color != .identity { tracks.color = Track(constant: color) }
+        if !instance.filters.isEmpty { tracks.filters = Track(constant: instance.filters) }
+        if blend != .normal { tracks.blendMode = Track(constant: blend) }
+        let name = instance.instanceName.flatMap { $0.isEmpty ? nil : $0 } ?? root.name
+        var id = "\(root.id) (stage)"
+        var counter = 2
+        while compositions[id] != nil || symbolCursors[id] != nil || librarySymbols[id] != nil {
+            id = "\(root.id) (stage \(counter))"
+            counter += 1
+        }
+        return Composition(id: id, name: id, duration: root.duration,
+                           nodes: [Node(id: "stage", name: name, kind: .instance, tracks: tracks)])
     }
 
     private mutating func register(_ composition: Composition) {
