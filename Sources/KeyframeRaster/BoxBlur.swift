@@ -45,7 +45,12 @@ public struct BoxBlur: Sendable, Equatable {
     public func apply(to plane: inout [UInt8], width: Int, height: Int, channels: Int, outside: UInt8,
                       scratch: inout [UInt8]) {
         guard !isIdentity, width > 0, height > 0, plane.count >= width * height * channels else { return }
-        if scratch.count < plane.count { scratch = [UInt8](repeating: 0, count: plane.count) }
+        // The passes swap the two buffers: the same length keeps `plane`'s (a bitmap's pixels stay whole).
+        if scratch.count > plane.count {
+            scratch.removeLast(scratch.count - plane.count)
+        } else if scratch.count < plane.count {
+            scratch.append(contentsOf: repeatElement(0, count: plane.count - scratch.count))
+        }
         for _ in 0..<passes {
             if BoxBlur.reach(self.width) > 0 {
                 BoxBlur.pass(from: plane, to: &scratch, lines: height, length: width, step: channels,
@@ -81,8 +86,11 @@ public struct BoxBlur: Sendable, Equatable {
                         @inline(__always) func at(_ i: Int) -> Int {
                             i < 0 || i >= length ? o : Int(src[base + i * step + c])
                         }
-                        var sum = 0
-                        for i in -n...n { sum += at(i) }
+                        // The window of sample 0 (−n…n): what lies outside the line counts as `outside`, so a box far
+                        // wider than the line costs no more than the line.
+                        let first = max(-n, 0), last = min(n, length - 1)
+                        var sum = o * (2 * n + 1 - max(0, last - first + 1))
+                        if first <= last { for i in first...last { sum += at(i) } }
                         for x in 0..<length {
                             let ends = at(x - n - 1) + at(x + n + 1)
                             let value = (Double(sum) + f * Double(ends)) * scale
@@ -105,11 +113,12 @@ public struct BoxBlur: Sendable, Equatable {
         source.withUnsafeBufferPointer { src in
             target.withUnsafeMutableBufferPointer { dst in
                 sums.withUnsafeMutableBufferPointer { sum in
-                    // The window of row 0: rows −n…n.
-                    for row in -n...n {
-                        if row < 0 || row >= height {
-                            for i in 0..<rowLength { sum[i] += o }
-                        } else {
+                    // The window of row 0: rows −n…n, those outside the picture counting as `outside`.
+                    let first = max(-n, 0), last = min(n, height - 1)
+                    let outsideRows = 2 * n + 1 - max(0, last - first + 1)
+                    for i in 0..<rowLength { sum[i] = o * outsideRows }
+                    if first <= last {
+                        for row in first...last {
                             let start = row * rowLength
                             for i in 0..<rowLength { sum[i] += Int(src[start + i]) }
                         }

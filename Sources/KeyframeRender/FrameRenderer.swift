@@ -236,7 +236,9 @@ public struct FrameRenderer: Sendable {
         for filter in layout.filters[group] {
             filter.apply(to: &layer, plane: &filterPlane, scratch: &filterScratch)
         }
-        let paint = FrameRenderer.paint(pose.filterGroups[group].color, pose.filterGroups[group].blendMode)
+        let mode = pose.filterGroups[group].blendMode
+        if PixelBlendMode(mode) == nil { unsupportedBlendModes.insert(mode) }
+        let paint = FrameRenderer.paint(pose.filterGroups[group].color, mode)
         rasterizer.composite(layer, x: area.x, y: area.y, paint: paint, into: &target)
         spare.append(layer)
     }
@@ -272,7 +274,7 @@ public struct FrameRenderer: Sendable {
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
-    /// The paint of a colour transform and model blend mode (modes the raster lacks are drawn normal and noted).
+    /// The paint of a colour transform and model blend mode (modes the raster lacks are drawn normal).
     private static func paint(_ color: ColorTransform, _ mode: BlendMode) -> Paint {
         Paint(opacity: 1, colorTransform: PixelColorTransform(color), blendMode: PixelBlendMode(mode) ?? .normal)
     }

@@ -227,6 +227,24 @@ final class FilterReferenceTests: XCTestCase {
                    ["kind": "adjustColor", "brightness": -20.0, "contrast": 30.0, "saturation": -40.0, "hue": 60.0]])
     }
 
+    /// Values beyond Flash's ranges are clamped to them (blur 0…255, quality 0…15, strength 0…255, alpha 0…1), never
+    /// fatal: an absurd filter draws what the largest valid one draws (at a small zoom, so the test stays quick).
+    func testAbsurdValuesAreClampedToFlashsRanges() throws {
+        func glow(_ blur: Double, _ quality: Int, _ strength: Double, _ alpha: Double, distance: Double) -> Filter {
+            Filter(.dropShadow(FilterEffect.Glow(blur: Self.blur(blur, blur, quality), red: 0, green: 90, blue: 200,
+                                                 alpha: alpha, strength: strength, inner: false, knockout: false,
+                                                 distance: distance, angle: 30)))
+        }
+        let absurd = Self.render(Self.document([glow(1e300, 1_000_000, 1e9, 7, distance: 40),
+                                                Filter(.blur(Self.blur(-5, .greatestFiniteMagnitude, -3)))]), zoom: 0.05)
+        let largest = Self.render(Self.document([glow(255, 15, 255, 1, distance: 40),
+                                                 Filter(.blur(Self.blur(0, 255, 0)))]), zoom: 0.05)
+        XCTAssertEqual(absurd, largest)
+        XCTAssertGreaterThan(largest.pixels.reduce(0) { $0 + Int($1) }, 1000, "something is drawn")
+        let negative = Self.render(Self.document([glow(8, 2, -4, -1, distance: 5)]))
+        XCTAssertEqual(negative, Self.placedBlob(), "strength and alpha below 0 are 0: no shadow")
+    }
+
     /// Filters are in stage pixels: zooming the view (rendering at twice the size) doubles the blur and the shadow's
     /// offset; scaling the filtered object itself changes neither (Flash).
     func testFiltersScaleWithTheViewNotWithTheObject() throws {
