@@ -90,6 +90,15 @@ final class AnimateStageInstanceTests: XCTestCase {
         XCTAssertEqual(placed.clips, plain.clips)
     }
 
+    /// A stage instance that cannot be read does not stop the conversion: it is left out with a warning.
+    func testAnUnreadableStageInstanceIsLeftOutWithAWarning() throws {
+        let placed = try document(stageInstance: #"{"SI":{"ST":"G","M3D":[1,0,0,0,0,1,0,0,0,0,1,0,9,9,0,1]}}"#)
+        XCTAssertEqual(placed.root, "root")
+        let warning = try XCTUnwrap(placed.diagnostics.first { $0.code == "stage-instance-unreadable" })
+        XCTAssertTrue(warning.message.contains("SN"), warning.message)
+        XCTAssertEqual(placed.compositions, try document(stageInstance: nil).compositions)
+    }
+
     /// A symbol named like the stage composition does not collide with it.
     func testTheStageCompositionsNameNeverCollides() throws {
         let symbols = Self.symbols + #",{"SN":"root (stage)","TL":{"L":[]}}"#

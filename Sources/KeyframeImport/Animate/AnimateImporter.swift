@@ -186,14 +186,22 @@ struct AnimateImporter {
 
     // MARK: Stage instance
 
-    /// `AN.STI.SI`: how the exported symbol sat on the stage (absent when it was exported from the library).
+    /// `AN.STI.SI`: how the exported symbol sat on the stage (absent when it was exported from the library). One
+    /// that cannot be read is left out with warning `stage-instance-unreadable`: the symbol is drawn as it is.
     private mutating func readStageInstance(_ animation: JSONCursor) throws(ImportError) -> AnimateSymbolInstance? {
         var reader = AnimateReader()
-        let instance = try animation.within(animationFile) { (c) throws(JSONSchemaError) -> AnimateSymbolInstance? in
-            guard let sti = try c.optionalMember(.stageInstance),
+        let instance: AnimateSymbolInstance?
+        do {
+            guard let sti = try animation.optionalMember(.stageInstance),
                 let symbol = try sti.optionalMember(.symbolInstance)
             else { return nil }
-            return try reader.symbolInstance(symbol)
+            instance = try reader.symbolInstance(symbol)
+        } catch {
+            collector.add(Diagnostic(
+                severity: .warning, code: "stage-instance-unreadable",
+                message: "the stage instance is not applied: \(error.message)", file: animationFile,
+                path: error.path.description))
+            return nil
         }
         for entry in reader.diagnostics {
             collector.add(Diagnostic(severity: .warning, code: entry.code, message: entry.message, file: animationFile,
