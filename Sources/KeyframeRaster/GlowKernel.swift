@@ -85,6 +85,9 @@ public struct GlowKernel: Sendable, Equatable {
                         let v = sy >= 0 && sy < h && sx >= 0 && sx < w ? Int(a[sy * w + sx]) : Int(outside)
                         let g = table[v] / 255
                         let i = (y * w + x) * 4
+                        // Outer, neither knocked out nor hidden: where there is no effect or the picture is opaque,
+                        // the picture stays as it is (most of a layer).
+                        if !inner && !knockout && !hideObject && (g == 0 || p[i + 3] == 255) { continue }
                         let pa = Double(p[i + 3]) / 255
                         var out: (Double, Double, Double, Double)
                         if inner {
