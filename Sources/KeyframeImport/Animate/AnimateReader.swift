@@ -243,7 +243,7 @@ struct AnimateReader {
 
     /// Filters: an object keyed by filter type (official; `GF_1` suffixes for repeats) or an array of
     /// `{N: type, …}` (BetterTextureAtlas). Blur, glow, drop shadow and adjust colour are normalized to Flash's
-    /// parameters (``AnimateReader/normalizedFilter(kind:members:betterTextureAtlas:)``); other kinds keep their
+    /// parameters (``AnimateReader/normalizedFilter(kind:source:betterTextureAtlas:)``); other kinds keep their
     /// fields as they are.
     func filters(_ cursor: JSONCursor) throws(JSONSchemaError) -> [Filter] {
         var result: [Filter] = []
