@@ -111,7 +111,7 @@ let package = Package(
         .testTarget(name: "KeyframeRenderTests",
                     dependencies: ["KeyframeRender", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeRaster",
                                    "KeyframePNG", "KeyframeTestSupport"],
-                    exclude: ["Golden"]),
+                    exclude: ["Golden", "Fixtures"]),
         .testTarget(name: "CoreAnimationExportTests",
                     dependencies: ["KeyframeExport", "KeyframeCoreAnimation", "KeyframeImport", "KeyframeModel", "KeyframeEngine", "KeyframeJSON",
                                    "KeyframeRender", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"],

@@ -16,6 +16,11 @@ Samples
                         ball with an Alpha effect and a mask layer (Clipper + Clipped_by).
   bta-spinner           BetterTextureAtlas 1.2.0 export: metadata.json, LIBRARY/ split symbols (in a folder), MX
                         matrices, an un-baked classic tween (TWN with CV custom ease, RT clockwise, RTT 1).
+  animate-glow          optimized official export, 24 fps, every filter kind Animate writes in the "F" object:
+                        glows (outer with pulsing strength, knockout, inner inside a glowing symbol), drop
+                        shadows (outer, inner, hide object), a growing motion blur, adjust colour cycling the hue, a
+                        blur + adjust colour pair, a frame-level filter, a bevel (kept, not drawn), and a stage
+                        instance (AN.STI) that places the symbol on the stage.
 """
 import json
 import math
@@ -550,11 +555,113 @@ def make_spinner(out):
     write_json(os.path.join(folder, "Animation.json"), {"AN": {"N": "spinner", "SN": "spinner", "TL": root}})
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# animate-glow: optimized official export with every filter kind.
+
+GLOW = 24
+
+
+def glow_filter(blur, color, alpha, strength, quality=3, inner=False, knockout=False):
+    return {"BLX": num(blur, 2), "BLY": num(blur, 2), "C": color, "A": alpha, "Q": quality, "STR": num(strength, 2),
+            "KK": knockout, "IN": inner}
+
+
+def shadow_filter(distance, angle, blur, color, alpha, strength=1.0, quality=2, inner=False, knockout=False,
+                  hide=False):
+    return {"DST": distance, "AL": angle, "C": color, "A": alpha, "BLX": blur, "BLY": blur, "STR": strength,
+            "Q": quality, "IN": inner, "KK": knockout, "HO": hide}
+
+
+def filtered_si(name, matrix, filters, trp=(0, 0), ff=0, lp="LP"):
+    element = si(name, matrix, ff=ff, lp=lp, trp=trp)
+    element["SI"]["F"] = filters
+    return element
+
+
+def make_glow(out):
+    folder = os.path.join(out, "animate-glow")
+    lamp = Canvas(28, 28)
+    lamp.outlined_ellipse(14, 14, 13, 13, "#FFE08A", "#C98B1E", 2.5)
+    box = Canvas(36, 28)
+    box.outlined_round_rect(1, 1, 35, 27, 6, "#5FC9BF", INK)
+    box.round_rect(8, 9, 28, 13, 2, "#F5F0E6")
+    cloud = Canvas(48, 24)
+    for (cx, cy, r) in ((14, 14, 9), (24, 10, 9), (34, 14, 9), (24, 16, 8)):
+        cloud.ellipse(cx, cy, r, r, "#F4F7FF")
+    flower = Canvas(32, 32)
+    for i, colour in enumerate(("#E4572E", "#3FA7A0", "#E8C547", "#6C5B9E")):
+        t = math.radians(90 * i + 45)
+        flower.ellipse(16 + 8 * math.cos(t), 16 + 8 * math.sin(t), 7, 7, colour)
+    flower.outlined_ellipse(16, 16, 5, 5, "#FFFFFF", INK, 1.2)
+    bar = Canvas(40, 12)
+    bar.outlined_round_rect(0, 0, 40, 12, 5, "#8E6CC4", INK)
+    atlas = Atlas(128, 96)
+    atlas.place("0000", lamp, 2, 2)
+    atlas.place("0001", box, 32, 2)
+    atlas.place("0002", cloud, 70, 2)
+    atlas.place("0003", flower, 2, 34)
+    atlas.place("0004", bar, 36, 34)
+    atlas.write(folder, "spritemap1.png", "spritemap1.json", "Adobe Animate", "24.0.0.305", bom=False)
+
+    def one(name, sprite, w, h):
+        return {"SN": name, "TL": {"L": [{"LN": "art", "FR": [frame(0, 1, [asi(sprite, T(-w / 2, -h / 2))])]}]}}
+
+    badge = {"SN": "badge", "TL": {"L": [
+        {"LN": "lamp", "FR": [frame(0, 1, [filtered_si(
+            "lamp", T(0, -14), {"GF": glow_filter(6, "#FF4F9A", 1.0, 2.0, inner=True)}, ff=0, lp="SF")])]},
+        {"LN": "bar", "FR": [frame(0, 1, [asi("0004", T(-20, 4))])]},
+    ]}}
+    symbols = [one("lamp", "0000", 28, 28), one("box", "0001", 36, 28), one("cloud", "0002", 48, 24),
+               one("flower", "0003", 32, 32), badge]
+
+    layers = {name: [] for name in ("lamp", "knockout", "box", "inner", "hidden", "cloud", "flower", "pair",
+                                    "badge", "bevel")}
+    for f in range(GLOW):
+        wave = math.sin(2 * math.pi * f / GLOW)
+        layers["lamp"].append(frame(f, 1, [filtered_si(
+            "lamp", T(40, 40), {"GF": glow_filter(14, "#FFD23F", 1.0, 1.6 + 0.8 * wave)}, ff=0, lp="SF")]))
+        layers["knockout"].append(frame(f, 1, [filtered_si(
+            "lamp", T(110, 40), {"GF": glow_filter(10, "#46E0FF", 1.0, 2.5, quality=2, knockout=True)},
+            ff=0, lp="SF")]))
+        layers["box"].append(frame(f, 1, [filtered_si(
+            "box", T(180, num(40 - 4 * abs(wave), 2)), {"DSF": shadow_filter(num(4 + 6 * abs(wave), 2), 45, 6,
+                                                                             "#000000", 0.6)}, ff=0, lp="SF")]))
+        layers["inner"].append(frame(f, 1, [filtered_si(
+            "box", T(250, 40), {"DSF": shadow_filter(5, 135, 5, "#1B3A6B", 0.9, 1.5, inner=True)}, ff=0, lp="SF")]))
+        layers["hidden"].append(frame(f, 1, [filtered_si(
+            "lamp", T(320, 40), {"DSF": shadow_filter(8, 60, 4, "#6C5B9E", 0.8, hide=True)}, ff=0, lp="SF")]))
+        layers["cloud"].append(frame(f, 1, [filtered_si(
+            "cloud", T(num(30 + 5 * f, 2), 110), {"BLF": {"BLX": num(1 + 0.75 * f, 2), "BLY": 2, "Q": 2}},
+            ff=0, lp="SF")]))
+        layers["flower"].append(frame(f, 1, [filtered_si(
+            "flower", T(200, 110), {"ACF": {"BRT": 0, "CT": 20, "SAT": 30, "H": -180 + 15 * f}}, ff=0, lp="SF")]))
+        layers["pair"].append(frame(f, 1, [filtered_si(
+            "flower", T(260, 110), {"BLF": {"BLX": 3, "BLY": 3, "Q": 1},
+                                    "ACF": {"BRT": -20, "CT": 0, "SAT": -60, "H": 0}}, ff=0, lp="SF")]))
+    # A frame-level filter: the layer's frame glows, round a symbol whose lamp has an inner glow of its own.
+    badge_frame = frame(0, GLOW, [si("badge", T(330, 110), ff=0, lp="SF", trp=(0, 0))])
+    badge_frame["F"] = {"GF": glow_filter(8, "#FFFFFF", 0.9, 1.5, quality=2)}
+    layers["badge"] = [badge_frame]
+    bevel = {"DST": 3, "AL": 45, "HC": "#FFFFFF", "HA": 1, "SC": "#000000", "SA": 1, "BLX": 4, "BLY": 4,
+             "STR": 1, "Q": 1, "TP": "inner", "KK": False}
+    layers["bevel"] = [frame(0, GLOW, [filtered_si("box", T(400, 110), {"BF": bevel}, ff=0, lp="SF")])]
+    root = {"L": [{"LN": name, "FR": layers[name]} for name in layers]}
+    stage_instance = {"SI": {"SN": "glow", "IN": "", "ST": "G", "FF": 0, "LP": "LP", "TRP": point(210, 75),
+                             "M3D": m3d_array(T(36, 24))}}
+    document = {
+        "AN": {"N": "glow", "SN": "glow", "TL": root, "STI": stage_instance},
+        "SD": {"S": symbols},
+        "MD": {"FRT": 24.0},
+    }
+    write_json(os.path.join(folder, "Animation.json"), document)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Samples")
     make_walker(out)
     make_bouncer(out)
     make_spinner(out)
+    make_glow(out)
 
 
 if __name__ == "__main__":

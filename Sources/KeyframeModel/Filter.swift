@@ -1,9 +1,11 @@
 import KeyframeJSON
 
-/// A bitmap filter from the source (glow, blur, drop shadow, …), kept as data; Keyframe does not render filters.
+/// A bitmap filter from the source (glow, blur, drop shadow, …).
 ///
 /// `kind` is a normalized name (`glow`, `dropShadow`, `blur`, `bevel`, `adjustColor`, `gradientGlow`,
-/// `gradientBevel`, or the source's own name when unknown); `parameters` holds the source's fields unchanged.
+/// `gradientBevel`, or the source's own name when unknown). For the kinds Keyframe draws (blur, glow, drop shadow,
+/// adjust colour) `parameters` holds Flash's parameters under their ActionScript names (``effect``); for the others,
+/// the source's fields unchanged.
 public struct Filter: Sendable, Hashable {
     public var kind: String
     public var parameters: JSONValue

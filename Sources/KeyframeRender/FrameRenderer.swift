@@ -2,17 +2,25 @@ import KeyframeEngine
 import KeyframeModel
 import KeyframeRaster
 
-/// Draws poses into bitmaps: sprites and meshes back to front, with colour transforms, blend modes and masks.
+/// Draws poses into bitmaps: sprites and meshes back to front, with colour transforms, blend modes, masks and
+/// filters.
 ///
 /// A renderer owns its rasterizer and offscreen layers and reuses them from frame to frame; keep one per worker.
 ///
 /// Masked items are drawn into an offscreen layer, which is multiplied by the coverage of each of their mask
 /// shapes and then composited. Consecutive items with the same masks share one layer, as in Flash, where a mask
 /// layer clips the layers under it as a group.
+///
+/// What a filtered node shows (a ``Pose/FilterGroup``) is drawn once into an offscreen layer as large as its
+/// content grown by its filters' reach, filtered in place, then composited with the node's colour transform and
+/// blend mode, as Flash draws a filtered display object (raster.md, "Filters").
 public struct FrameRenderer: Sendable {
     private var rasterizer = Rasterizer()
-    private var layer = Bitmap(width: 0, height: 0)
-    private var mask = Bitmap(width: 0, height: 0)
+    /// Offscreen layers (masked runs, masks, filtered groups) not in use; their storage is reused frame to frame.
+    private var spare: [Bitmap] = []
+    /// Working memory of the filters.
+    private var filterPlane: [UInt8] = []
+    private var filterScratch: [UInt8] = []
     /// What the last ``renderReusingBuffer(_:scenes:framing:background:into:)`` drew on, and over what colour.
     private var previousInk: PixelRect?
     private var previousBackground = RGBAColor.transparent
@@ -45,8 +53,8 @@ public struct FrameRenderer: Sendable {
         for layer in plan.layers where scenes.indices.contains(layer.scene) {
             let scene = scenes[layer.scene]
             let pose = layer.pose(in: scene)
-            ink = ink.union(FrameRenderer.deviceBounds(of: pose.items[...], library: scene.library,
-                                                      view: framing.rootToDevice))
+            ink = ink.union(FilterLayout(pose: pose, view: framing.rootToDevice)
+                .bounds(of: pose.items[...], within: nil, library: scene.library, view: framing.rootToDevice))
             draw(pose, library: scene.library, framing: framing, into: &frame)
         }
         previousInk = ink.intersection(frame.bounds)
@@ -57,7 +65,8 @@ public struct FrameRenderer: Sendable {
     public mutating func renderReusingBuffer(_ pose: Pose, library: AtlasLibrary, framing: Framing,
                                              background: RGBAColor, into frame: inout Bitmap) {
         beginReusing(&frame, framing: framing, background: background)
-        let ink = FrameRenderer.deviceBounds(of: pose.items[...], library: library, view: framing.rootToDevice)
+        let ink = FilterLayout(pose: pose, view: framing.rootToDevice)
+            .bounds(of: pose.items[...], within: nil, library: library, view: framing.rootToDevice)
         draw(pose, library: library, framing: framing, into: &frame)
         previousInk = ink.intersection(frame.bounds)
     }
@@ -105,69 +114,144 @@ public struct FrameRenderer: Sendable {
 
     /// Draws `pose` over what `frame` already holds.
     public mutating func draw(_ pose: Pose, library: AtlasLibrary, framing: Framing, into frame: inout Bitmap) {
-        let items = pose.items
-        var index = 0
-        while index < items.count {
-            let masks = items[index].masks
-            if masks.isEmpty {
-                draw(items[index], library: library, view: framing.rootToDevice, into: &frame)
-                index += 1
+        let layout = FilterLayout(pose: pose, view: framing.rootToDevice)
+        drawUnits(pose.items[...], group: nil, maskBase: 0, pose: pose, layout: layout, library: library,
+                  view: framing.rootToDevice, into: &frame)
+    }
+
+    /// One thing to draw inside `group`: an item directly in it (`child` nil, `end` the next index), or the run of
+    /// items inside one of its child groups.
+    private static func unit(_ items: ArraySlice<Pose.Item>, at index: Int, in group: Int?, pose: Pose)
+        -> (end: Int, child: Int?)
+    {
+        guard let child = childGroup(of: items[index], in: group, pose: pose) else { return (index + 1, nil) }
+        var end = index + 1
+        while end < items.endIndex && childGroup(of: items[end], in: group, pose: pose) == child { end += 1 }
+        return (end, child)
+    }
+
+    /// The group directly inside `group` that holds `item`, or `nil` when the item is directly in `group`.
+    private static func childGroup(of item: Pose.Item, in group: Int?, pose: Pose) -> Int? {
+        var current = item.inGroup?.group
+        while let index = current, pose.filterGroups.indices.contains(index) {
+            let parent = pose.filterGroups[index].parent
+            if parent == group { return index }
+            current = parent
+        }
+        return nil
+    }
+
+    /// Draws `items` — the content of `group` (`nil`: the whole pose) — with masks beyond the first `maskBase`
+    /// (those of the enclosing runs) applied.
+    private mutating func drawUnits(_ items: ArraySlice<Pose.Item>, group: Int?, maskBase: Int, pose: Pose,
+                                    layout: FilterLayout, library: AtlasLibrary, view: Affine,
+                                    into target: inout Bitmap) {
+        func masks(_ start: Int, _ child: Int?) -> ArraySlice<Int> {
+            let all = child.map { pose.filterGroups[$0].masks } ?? items[start].masks
+            return all.dropFirst(min(maskBase, all.count))
+        }
+        var index = items.startIndex
+        while index < items.endIndex {
+            let first = FrameRenderer.unit(items, at: index, in: group, pose: pose)
+            let own = masks(index, first.child)
+            if own.isEmpty {
+                if let child = first.child {
+                    drawGroup(child, items[index..<first.end], pose: pose, layout: layout, library: library,
+                              view: view, into: &target)
+                } else {
+                    draw(items[index], library: library, view: view, into: &target)
+                }
+                index = first.end
                 continue
             }
-            var end = index + 1
-            while end < items.count && items[end].masks == masks { end += 1 }
-            drawMasked(items[index..<end], masks: masks, pose: pose, library: library, framing: framing,
-                       into: &frame)
+            // Consecutive units under the same masks share one masked layer.
+            var end = first.end
+            while end < items.endIndex {
+                let next = FrameRenderer.unit(items, at: end, in: group, pose: pose)
+                guard masks(end, next.child) == own else { break }
+                end = next.end
+            }
+            drawMasked(items[index..<end], masks: Array(own), group: group, maskBase: maskBase, pose: pose,
+                       layout: layout, library: library, view: view, into: &target)
             index = end
         }
     }
 
-    private mutating func drawMasked(_ run: ArraySlice<Pose.Item>, masks: [Int], pose: Pose, library: AtlasLibrary,
-                                     framing: Framing, into frame: inout Bitmap) {
+    private mutating func drawMasked(_ run: ArraySlice<Pose.Item>, masks: [Int], group: Int?, maskBase: Int,
+                                     pose: Pose, layout: FilterLayout, library: AtlasLibrary, view: Affine,
+                                     into target: inout Bitmap) {
         // Only the pixels the masked items cover, and every mask covers, can change: the offscreen work is limited
         // to that rectangle (whole pixels, rounded out).
-        var area = PixelRect(x: 0, y: 0, width: framing.width, height: framing.height)
-        area = area.intersection(FrameRenderer.deviceBounds(of: run, library: library, view: framing.rootToDevice))
+        var area = target.bounds
+        area = area.intersection(layout.bounds(of: run, within: group, library: library, view: view))
         for maskIndex in masks {
             let shapes = pose.masks.indices.contains(maskIndex) ? pose.masks[maskIndex][...] : []
-            area = area.intersection(FrameRenderer.deviceBounds(of: shapes, library: library,
-                                                                view: framing.rootToDevice))
+            area = area.intersection(FrameRenderer.deviceBounds(of: shapes, library: library, view: view))
         }
         guard !area.isEmpty else { return }
-        let view = Affine.translation(Double(-area.x), Double(-area.y)).concatenating(framing.rootToDevice)
-        // Work on local copies so drawing into them does not overlap the access to `self`; the buffers go back
-        // afterwards, so their storage is reused by the next frame.
-        var layer = Bitmap(width: 0, height: 0)
-        var mask = Bitmap(width: 0, height: 0)
-        swap(&layer, &self.layer)
-        swap(&mask, &self.mask)
-        defer {
-            swap(&layer, &self.layer)
-            swap(&mask, &self.mask)
-        }
-        resizeAndClear(&layer, area)
-        for item in run { draw(item, library: library, view: view, into: &layer) }
+        let local = Affine.translation(Double(-area.x), Double(-area.y)).concatenating(view)
+        var layer = takeLayer(area)
+        drawUnits(run, group: group, maskBase: maskBase + masks.count, pose: pose, layout: layout, library: library,
+                  view: local, into: &layer)
+        var mask = takeLayer(area)
         for maskIndex in masks {
-            resizeAndClear(&mask, area)
             if pose.masks.indices.contains(maskIndex) {
                 for shape in pose.masks[maskIndex] {
                     var plain = shape
                     plain.color = .identity
                     plain.blendMode = .normal
-                    draw(plain, library: library, view: view, into: &mask)
+                    plain.inGroup = nil
+                    draw(plain, library: library, view: local, into: &mask)
                 }
             }
             layer.applyMask(mask)
+            mask.clear()
         }
-        rasterizer.composite(layer, x: area.x, y: area.y, into: &frame)
+        rasterizer.composite(layer, x: area.x, y: area.y, into: &target)
+        spare.append(mask)
+        spare.append(layer)
     }
 
-    private func resizeAndClear(_ bitmap: inout Bitmap, _ area: PixelRect) {
+    /// The largest offscreen picture of a filtered group, in pixels, before the context around the frame is given
+    /// up (Flash Player's own limit is 16,777,215 pixels, beyond which it draws no filter at all).
+    static let maximumFilterPixels = 1 << 26
+
+    /// Draws filter group `group` (its items `run`): its content into a layer grown by its filters' reach, the
+    /// filters in order, then the layer composited with the group's colour transform and blend mode.
+    private mutating func drawGroup(_ group: Int, _ run: ArraySlice<Pose.Item>, pose: Pose, layout: FilterLayout,
+                                    library: AtlasLibrary, view: Affine, into target: inout Bitmap) {
+        let content = layout.bounds(of: run, within: group, library: library, view: view)
+        var area = content.grown(by: layout.margins[group].union(layout.reach[group]))
+        // Content farther outside the target than the filters read cannot reach it.
+        let context = target.bounds.grown(by: layout.reach[group])
+        area = area.intersection(context)
+        if area.width * area.height > FrameRenderer.maximumFilterPixels {
+            area = area.intersection(target.bounds)
+        }
+        guard !area.isEmpty else { return }
+        let local = Affine.translation(Double(-area.x), Double(-area.y)).concatenating(view)
+        var layer = takeLayer(area)
+        drawUnits(run, group: group, maskBase: pose.filterGroups[group].masks.count, pose: pose, layout: layout,
+                  library: library, view: local, into: &layer)
+        for filter in layout.filters[group] {
+            filter.apply(to: &layer, plane: &filterPlane, scratch: &filterScratch)
+        }
+        let mode = pose.filterGroups[group].blendMode
+        if PixelBlendMode(mode) == nil { unsupportedBlendModes.insert(mode) }
+        let paint = FrameRenderer.paint(pose.filterGroups[group].color, mode)
+        rasterizer.composite(layer, x: area.x, y: area.y, paint: paint, into: &target)
+        spare.append(layer)
+    }
+
+    /// A transparent offscreen layer the size of `area`, from the spare ones when there is one.
+    private mutating func takeLayer(_ area: PixelRect) -> Bitmap {
+        var bitmap = spare.popLast() ?? Bitmap(width: 0, height: 0)
         if bitmap.width != area.width || bitmap.height != area.height {
             bitmap.resize(width: area.width, height: area.height)
         } else {
             bitmap.clear()
         }
+        return bitmap
     }
 
     /// The whole-pixel rectangle, in device space, that `items` can touch (empty when they draw nothing).
@@ -175,8 +259,12 @@ public struct FrameRenderer: Sendable {
         guard let rect = Framing.bounds(of: items, library: library, view: view) else {
             return PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
-        // One pixel of margin for the reduced-atlas rounding and anti-aliased edges.
-        // Clamped on both sides (and NaN to the lower limit), so far-away or broken geometry cannot trap.
+        return wholePixels(rect)
+    }
+
+    /// `rect` rounded out to whole pixels with one pixel of margin (for the reduced-atlas rounding and anti-aliased
+    /// edges), clamped on both sides (and NaN to the lower limit), so far-away or broken geometry cannot trap.
+    static func wholePixels(_ rect: Rect) -> PixelRect {
         let limit = Double(Int32.max / 2)
         func whole(_ value: Double) -> Int { Int(min(limit, max(-limit, value))) }
         let x0 = whole((rect.x - 1).rounded(.down))
@@ -186,16 +274,18 @@ public struct FrameRenderer: Sendable {
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
+    /// The paint of a colour transform and model blend mode (modes the raster lacks are drawn normal).
+    private static func paint(_ color: ColorTransform, _ mode: BlendMode) -> Paint {
+        Paint(opacity: 1, colorTransform: PixelColorTransform(color), blendMode: PixelBlendMode(mode) ?? .normal)
+    }
+
+    /// Draws one item: with its colour and blend mode inside its innermost filter group when it has one (the
+    /// group's own are applied when the group's picture is composited), else its accumulated ones.
     private mutating func draw(_ item: Pose.Item, library: AtlasLibrary, view: Affine, into target: inout Bitmap) {
         guard let sprite = library.sprite(item.sprite) else { return }
-        let blend: PixelBlendMode
-        if let mode = PixelBlendMode(item.blendMode) {
-            blend = mode
-        } else {
-            blend = .normal
-            unsupportedBlendModes.insert(item.blendMode)
-        }
-        let paint = Paint(opacity: 1, colorTransform: PixelColorTransform(item.color), blendMode: blend)
+        let mode = item.inGroup?.blendMode ?? item.blendMode
+        if PixelBlendMode(mode) == nil { unsupportedBlendModes.insert(mode) }
+        let paint = FrameRenderer.paint(item.inGroup?.color ?? item.color, mode)
         let image = library.images[sprite.image]
         if let mesh = item.mesh {
             let count = min(mesh.positions.count, mesh.uvs.count)

@@ -47,9 +47,20 @@ public struct Framing: Sendable, Equatable {
     /// The largest frame this renderer produces on either side.
     public static let maximumSide = 16384
 
-    /// The bounds, in root coordinates, of everything `pose` draws; `nil` when it draws nothing.
+    /// The bounds, in root coordinates, of everything `pose` draws, grown by the filters of the groups the items are
+    /// in (their reach at one device pixel per document pixel); `nil` when it draws nothing.
     public static func bounds(of pose: Pose, library: AtlasLibrary) -> Rect? {
-        bounds(of: pose.items[...], library: library, view: .identity)
+        guard !pose.filterGroups.isEmpty else { return bounds(of: pose.items[...], library: library, view: .identity) }
+        let layout = FilterLayout(pose: pose, view: .identity)
+        var box = BoundingBox()
+        for index in pose.items.indices {
+            guard let rect = bounds(of: pose.items[index...index], library: library, view: .identity) else { continue }
+            let grow = layout.growth(inner: pose.items[index].inGroup?.group, outer: nil)
+            box.add(Rect(x: rect.x - Double(grow.left), y: rect.y - Double(grow.top),
+                         width: rect.width + Double(grow.left + grow.right),
+                         height: rect.height + Double(grow.top + grow.bottom)))
+        }
+        return box.rect
     }
 
     /// The bounds of everything `items` draw, mapped through `view` (root → wherever), or `nil` when they draw

@@ -30,6 +30,9 @@ public struct RenderSession: Sendable {
         public var staleFiles: [String] = []
         /// Frame files of this clip from earlier runs that ``RenderSession/clean`` removed.
         public var removedFiles: [String] = []
+        /// What part of the selection (``RenderSession/selection``) lies beyond this clip and was not rendered, in
+        /// words; `nil` when the clip has all of it.
+        public var selectionNote: String? = nil
     }
 
     /// The document to render.
@@ -41,8 +44,9 @@ public struct RenderSession: Sendable {
     /// How long to play each clip, in seconds; `nil` renders one pass. A clip shorter than this wraps (or rests on
     /// its last frame after its plays, format.md §4.10) while nested movies that keep their own time play on.
     public var duration: Double?
-    /// Which frames of each clip. A range beyond a clip is an error when one clip is rendered; with several, each
-    /// clip renders the part of the range it has (and it is an error only when no clip has any of it).
+    /// Which frames of each clip. Each clip renders the part of a range (or of the times) it has, and its summary says
+    /// what was beyond it (``Summary/selectionNote``); a selection that no clip reaches is an error. The rule is the
+    /// same for one clip and for several.
     public var selection: FramePlan.Selection = .all
     /// What to frame.
     public var fit: Framing.Fit = .stage
@@ -109,45 +113,21 @@ public struct RenderSession: Sendable {
         let counts = chosen.map {
             FramePlan.frameCount(of: $0, documentRate: document.frameRate, fps: rate, duration: duration)
         }
-        var firstSelectionError: RenderError? = nil
+        // One rule for one clip or several: each clip renders the part of the selection it has, with a note when
+        // part of it is beyond the clip; a selection that reaches no chosen clip fails.
         var sequences: [Sequence] = []
         for (clip, count) in zip(chosen, counts) {
-            var clipSelection = selection
-            if chosen.count > 1 {
-                // Several clips of different lengths: each renders the part of the selection it has.
-                switch selection {
-                case .all: break
-                case .range(let range):
-                    guard range.lowerBound < count else {
-                        if firstSelectionError == nil {
-                            firstSelectionError = RenderError(.invalidSetting(
-                                "--frames \(range.lowerBound)..\(range.upperBound) is outside every clip; the longest has "
-                                    + "frames 0..\(counts.max()! - 1) at \(formatRate(rate)) fps"))
-                        }
-                        continue
-                    }
-                    clipSelection = .range(range.lowerBound...min(range.upperBound, count - 1))
-                case .times(let times):
-                    let inside = times.filter { ($0 * rate + 1e-9).rounded(.down) < Double(count) }
-                    guard !inside.isEmpty else {
-                        if firstSelectionError == nil {
-                            let longest = counts.max()!
-                            firstSelectionError = RenderError(.invalidSetting(
-                                "--at \(times.map { formatRate($0) }.joined(separator: " ")) is after the end of every "
-                                    + "clip; the longest lasts \(formatRate(Double(longest) / rate)) s "
-                                    + "(frames 0..\(longest - 1) at \(formatRate(rate)) fps)"))
-                        }
-                        continue
-                    }
-                    clipSelection = .times(inside)
-                }
+            guard let (clipSelection, note) = RenderSession.part(of: selection, inClipOf: count, rate: rate) else {
+                continue
             }
             let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate,
                                             selection: clipSelection, duration: duration)
             sequences.append(Sequence(name: clip.name, plans: plans, frameCount: count, clip: clip,
-                                      labelPrefix: chosen.count > 1 ? clip.name : nil))
+                                      labelPrefix: chosen.count > 1 ? clip.name : nil, selectionNote: note))
         }
-        if sequences.isEmpty, let firstSelectionError { throw firstSelectionError }
+        if sequences.isEmpty {
+            throw RenderSession.selectionError(selection, clips: chosen, counts: counts, rate: rate)
+        }
         return try render(sequences, scenes: [scene], rate: rate, progress: progress)
     }
 
@@ -201,6 +181,54 @@ public struct RenderSession: Sendable {
         /// The clip, when the sequence is one (content framing looks at all of its frames).
         var clip: Clip?
         var labelPrefix: String?
+        /// What part of the selection was beyond the clip (``Summary/selectionNote``).
+        var selectionNote: String? = nil
+    }
+
+    /// The part of `selection` that a clip of `count` frames at `rate` has, and a note naming what lies beyond it;
+    /// `nil` when the clip has none of it.
+    static func part(of selection: FramePlan.Selection, inClipOf count: Int, rate: Double)
+        -> (selection: FramePlan.Selection, note: String?)?
+    {
+        let clipFrames = "the clip has frames 0..\(count - 1) at \(formatRate(rate)) fps"
+        switch selection {
+        case .all:
+            return (selection, nil)
+        case .range(let range):
+            guard range.lowerBound < count else { return nil }
+            guard range.upperBound >= count else { return (selection, nil) }
+            return (.range(range.lowerBound...(count - 1)),
+                    "--frames \(range.lowerBound)..\(range.upperBound) reaches beyond the clip: rendered "
+                        + "\(range.lowerBound)..\(count - 1) (\(clipFrames))")
+        case .times(let times):
+            // Invalid times (negative, not finite) stay in, so that FramePlan names them.
+            let inside = times.filter { !($0.isFinite && $0 >= 0) || ($0 * rate + 1e-9).rounded(.down) < Double(count) }
+            guard !inside.isEmpty else { return nil }
+            guard inside.count < times.count else { return (selection, nil) }
+            let beyond = times.filter { !inside.contains($0) }.map { formatRate($0) }.joined(separator: " ")
+            return (.times(inside), "--at \(beyond) is after the end of the clip and was not rendered (\(clipFrames))")
+        }
+    }
+
+    /// The error for a selection that none of `clips` (with `counts` frames at `rate`) reaches.
+    static func selectionError(_ selection: FramePlan.Selection, clips: [Clip], counts: [Int], rate: Double)
+        -> RenderError
+    {
+        let longest = counts.max() ?? 0
+        let frames = "frames 0..\(longest - 1) at \(formatRate(rate)) fps"
+        switch selection {
+        case .all:
+            return RenderError(.invalidSetting("the chosen clips have no frames at \(formatRate(rate)) fps"))
+        case .range(let range):
+            let which = clips.count == 1 ? "clip \"\(clips[0].name)\", which has" : "every clip; the longest has"
+            return RenderError(.invalidSetting(
+                "--frames \(range.lowerBound)..\(range.upperBound) is outside \(which) \(frames)"))
+        case .times(let times):
+            let lasts = clips.count == 1 ? "clip \"\(clips[0].name)\", which lasts" : "every clip; the longest lasts"
+            return RenderError(.invalidSetting(
+                "--at \(times.map { formatRate($0) }.joined(separator: " ")) is after the end of \(lasts) "
+                    + "\(formatRate(Double(longest) / rate)) s (\(frames))"))
+        }
     }
 
     /// Checks everything, then renders `sequences`, writes the contact sheet and cleans or reports stale frames.
@@ -408,8 +436,9 @@ public struct RenderSession: Sendable {
                                               prefix: sequence.labelPrefix)))
             }
         }
-        let summary = Summary(name: sequence.name, frames: sequence.plans, framing: framing, fit: usedFit,
+        var summary = Summary(name: sequence.name, frames: sequence.plans, framing: framing, fit: usedFit,
                               paths: results.compactMap { (result: BatchRenderer.Result) in result.path })
+        summary.selectionNote = sequence.selectionNote
         return (summary, cells)
     }
 

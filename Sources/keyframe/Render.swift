@@ -125,6 +125,7 @@ struct Render: ParsableCommand {
             let rateNote = script != nil ? " at \(NumericBounds.text(rate)) fps" : ""
             text += "\(summary.name): \(summary.frames.count) frame(s)\(rateNote), "
                 + "\(summary.framing.width)×\(summary.framing.height)\(fitNote)\(files)\n"
+            if let note = summary.selectionNote { text += "\(summary.name): note: \(note)\n" }
             if !summary.staleFiles.isEmpty {
                 text += "\(summary.name): note: \(summary.staleFiles.count) older frame(s) of this clip remain beyond "
                     + "this render: \(Render.describe(summary.staleFiles)) (--clean removes them)\n"
@@ -151,7 +152,7 @@ struct Render: ParsableCommand {
             "output": .string(output),
             "fps": .number(rate),
             "clips": .array(summaries.map { summary in
-                [
+                var clip: [String: JSONValue] = [
                     "name": .string(summary.name),
                     "frames": .number(Double(summary.frames.count)),
                     "width": .number(Double(summary.framing.width)),
@@ -169,6 +170,8 @@ struct Render: ParsableCommand {
                     "staleFiles": .array(summary.staleFiles.map { .string($0) }),
                     "removedFiles": .array(summary.removedFiles.map { .string($0) }),
                 ]
+                if let note = summary.selectionNote { clip["selectionNote"] = .string(note) }
+                return .object(clip)
             }),
             "diagnostics": .array(diagnostics.map(\.json)),
         ]

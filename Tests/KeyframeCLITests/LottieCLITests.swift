@@ -91,9 +91,10 @@ final class LottieCLITests: XCTestCase {
         let strictFolder = folder.appendingPathComponent("strict")
         let strict = try run(["export", fixture.folder.path, "--to", "lottie", "-o", strictFolder.path + "/", "--strict"])
         XCTAssertEqual(strict.status, 1, strict.stdout)
-        // The import already refuses under --strict (its own filter warnings); the exporter's strictness is
-        // LottieFilterReportTests'.
-        XCTAssertTrue(strict.stderr.contains("glow filter"), strict.stderr)
+        // The import draws these filters (no warning of its own); the export refuses under --strict because the file
+        // would leave them out.
+        XCTAssertTrue(strict.stderr.contains("--strict") && strict.stderr.contains("[lottie-filter-dropped]"),
+                      strict.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: strictFolder.path))
     }
 

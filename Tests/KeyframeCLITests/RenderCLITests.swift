@@ -66,6 +66,40 @@ final class RenderCLITests: XCTestCase {
         XCTAssertTrue(none.stderr.contains("outside every clip") && none.stderr.contains("0..47"), none.stderr)
     }
 
+    /// One rule for one clip and for several: a single-clip export shorter than the range renders the frames it
+    /// has and says what lay beyond it, as each clip of a several-clip export does; only a range no clip reaches
+    /// fails.
+    func testFrameRangeBeyondASingleClipRendersWhatItHas() throws {
+        let out = try TestPaths.temporaryFolder("render-cli-range-one")
+        func object(_ text: String) throws -> [String: Any] {
+            try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any], text)
+        }
+        let info = try run(["inspect", spinner, "--json"])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertEqual((try object(info.stdout)["clips"] as? [Any])?.count, 1, "the spinner is a single-clip export")
+        let result = try run(["render", spinner, "-o", out.path, "--frames", "0..119", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let clip = try XCTUnwrap((try object(result.stdout)["clips"] as? [[String: Any]])?.first)
+        let frames = try XCTUnwrap(clip["frames"] as? Int)
+        XCTAssertLessThan(frames, 120)
+        XCTAssertGreaterThan(frames, 0)
+        let files = try FileManager.default.contentsOfDirectory(atPath: out.path).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(files.count, frames)
+        let last = frames - 1
+        let note = try XCTUnwrap(clip["selectionNote"] as? String)
+        XCTAssertTrue(note.contains("rendered 0..\(last)") && note.contains("frames 0..\(last)"), note)
+        // The summary line says the same; a range inside the clip has no note.
+        let text = try run(["render", spinner, "-o", out.path, "--frames", "0..119"])
+        XCTAssertTrue(text.stdout.contains("note: --frames 0..119 reaches beyond the clip: rendered 0..\(last)"),
+                      text.stdout)
+        let inside = try run(["render", spinner, "-o", out.path, "--frames", "0..\(last)", "--json"])
+        XCTAssertNil((try object(inside.stdout)["clips"] as? [[String: Any]])?.first?["selectionNote"])
+        // Past the end entirely: an error naming the clip's frames, as before.
+        let none = try run(["render", spinner, "-o", out.path, "--frames", "\(last + 1)..\(last + 5)"])
+        XCTAssertEqual(none.status, 1)
+        XCTAssertTrue(none.stderr.contains("is outside clip") && none.stderr.contains("0..\(last)"), none.stderr)
+    }
+
     func testAtTimesAreNumberedByTheFrameTheyFallIn() throws {
         let out = try TestPaths.temporaryFolder("render-cli-at")
         let result = try run(["render", spinner, "-o", out.path, "--at", "0", "0.5", "--fps", "10"])
@@ -114,7 +148,7 @@ final class RenderCLITests: XCTestCase {
         XCTAssertEqual(unknownClip.status, 1)
         XCTAssertTrue(unknownClip.stderr.contains("\"walk\"") && unknownClip.stderr.contains("\"wave\""),
                       unknownClip.stderr)
-        let outOfRange = try run(["render", spinner, "--frames", "0..500", "-o", out.path])
+        let outOfRange = try run(["render", spinner, "--frames", "30..500", "-o", out.path])
         XCTAssertEqual(outOfRange.status, 1)
         XCTAssertTrue(outOfRange.stderr.contains("0..23"), outOfRange.stderr)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: out.path), [])

@@ -115,7 +115,8 @@ final class AnimateBadInputTests: XCTestCase {
     }
 
     func testStrictTurnsWarningsIntoErrors() throws {
-        let frames = #"[{"I":0,"DU":1,"E":[{"SI":{"SN":"s","ST":"G","F":{"GF":{"BLX":4}},"M3D":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}}]}]"#
+        // A bevel: kept as data, not drawn, so a warning.
+        let frames = #"[{"I":0,"DU":1,"E":[{"SI":{"SN":"s","ST":"G","F":{"BF":{"BLX":4}},"M3D":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}}]}]"#
         let symbols = #"{"SN":"s","TL":{"L":[{"LN":"a","FR":[{"I":0,"DU":1,"E":[{"ASI":{"N":"0000","M3D":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}}]}]}]}}"#
         let fixture = try AnimateFixture(animation: AnimateFixture.animation(frames: frames, symbols: symbols))
         let lenient = try Importer.importDocument(at: fixture.folder)

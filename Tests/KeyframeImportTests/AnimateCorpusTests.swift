@@ -88,6 +88,13 @@ final class AnimateCorpusTests: XCTestCase {
         }
         facts.nodeCount += bitmapSymbols.count  // each 2018 bitmap-only symbol is one node
         facts.reachableSymbols.formUnion(bitmapSymbols)
+        // A stage instance that places, tints, filters or blends the symbol adds the stage composition and its node.
+        if let sti = value(animation, "STI", "StageInstance") as? [String: Any],
+            let instance = value(sti, "SI", "SYMBOL_Instance") as? [String: Any], stageInstanceChanges(instance)
+        {
+            facts.reachableSymbols.insert("\(rootName) (stage)")
+            facts.nodeCount += 1
+        }
 
         let rootLayers = layers(timelines[rootName]!)
         facts.rootDuration = rootLayers.map { layer in
@@ -117,6 +124,27 @@ final class AnimateCorpusTests: XCTestCase {
             }
         }
         return facts
+    }
+
+    /// Whether a raw stage instance has a matrix other than the identity, a colour effect, filters or a blend mode.
+    static func stageInstanceChanges(_ instance: [String: Any]) -> Bool {
+        var numbers: [Double] = [1, 0, 0, 1, 0, 0]
+        if let m3d = value(instance, "M3D", "Matrix3D") {
+            if let array = m3d as? [Double], array.count == 16 {
+                numbers = [array[0], array[1], array[4], array[5], array[12], array[13]]
+            } else if let object = m3d as? [String: Double] {
+                numbers = ["m00", "m01", "m10", "m11", "m30", "m31"].map { object[$0] ?? 0 }
+            }
+        } else if let mx = value(instance, "MX", "Matrix") as? [Double], mx.count == 6 {
+            numbers = mx
+        }
+        let color = value(instance, "C", "color") as? [String: Any]
+        let mode = color.flatMap { value($0, "M", "mode") as? String }
+        let filters = value(instance, "F", "filters")
+        let filtered = (filters as? [Any]).map { !$0.isEmpty } ?? (filters as? [String: Any]).map { !$0.isEmpty } ?? false
+        let blend = value(instance, "B", "blend").map { "\($0)" }
+        return numbers != [1, 0, 0, 1, 0, 0] || (mode != nil && mode != "None" && mode != "N") || filtered
+            || (blend != nil && !["normal", "0", "1"].contains(blend!))
     }
 
     func testEveryCorpusExportConvertsAndMatchesRawFacts() throws {
@@ -179,7 +207,7 @@ final class AnimateCorpusTests: XCTestCase {
         let folders = try TestPaths.corpus("animate_atlas")
         let folder = try XCTUnwrap(folders.first { $0.lastPathComponent == "libanimateatlas-balltest-bta" })
         let document = try Importer.importDocument(at: folder)
-        let root = try XCTUnwrap(document.composition(document.root))
+        let root = try XCTUnwrap(document.composition("SymbolScene"), "the exported symbol (the root shows it on the stage)")
         let ball = try XCTUnwrap(root.nodes.first { ($0.tracks.position?.keyframes.first?.easing ?? .hold) != .hold })
         let first = try XCTUnwrap(ball.tracks.position?.keyframes.first)
         // Raw: first tween curve points (0,0) (0.5469…,0.0615…) (0.7036…,0.2056…) (1,1), matrix tx 217.95, ty 144.65,

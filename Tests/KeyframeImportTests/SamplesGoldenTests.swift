@@ -23,13 +23,14 @@ private let samplesFolder = importTestsFolder.deletingLastPathComponent().deleti
 final class SamplesGoldenTests: XCTestCase {
     /// The samples make-samples.py writes; a sample added to the generator should be added here too.
     static let expectedSamples = [
-        "animate-bouncer-long", "animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot",
+        "animate-bouncer-long", "animate-glow", "animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot",
     ]
 
     // MARK: Goldens
 
     func testAnimateWalkerGolden() throws { try checkGolden("animate-walker") }
     func testAnimateBouncerLongGolden() throws { try checkGolden("animate-bouncer-long") }
+    func testAnimateGlowGolden() throws { try checkGolden("animate-glow") }
     func testBTASpinnerGolden() throws { try checkGolden("bta-spinner") }
     func testFlumpHopbotGolden() throws { try checkGolden("flump-hopbot") }
     func testDragonBonesWaverGolden() throws { try checkGolden("dragonbones-waver") }
@@ -71,6 +72,34 @@ final class SamplesGoldenTests: XCTestCase {
     }
 
     // MARK: Facts known from authoring the samples
+
+    /// What make-samples.py writes into animate-glow: one layer per filter case, the stage instance at (36, 24).
+    func testGlowFacts() throws {
+        let document = try importSample("animate-glow")
+        XCTAssertEqual(document.root, "glow (stage)")
+        let stage = try XCTUnwrap(document.composition(document.root)?.nodes.first)
+        XCTAssertEqual(stage.tracks.position?.keyframes.first?.value, Vector2(x: 246, y: 99), "M·TRP = (36 + 210, 24 + 75)")
+        XCTAssertEqual(document.clips.map(\.composition), [document.root])
+        // Only the bevel is reported: every other filter is drawn.
+        XCTAssertEqual(document.diagnostics.map(\.code), ["filter-not-rendered"])
+        XCTAssertTrue(document.diagnostics[0].message.hasPrefix("bevel"))
+        let root = try XCTUnwrap(document.composition("glow"))
+        func kinds(_ layer: String) -> [[String]] {
+            let node = root.nodes.first { $0.id.hasSuffix(":\(layer)/0") }
+            return node?.tracks.filters?.keyframes.map { $0.value.map(\.kind) } ?? []
+        }
+        XCTAssertEqual(kinds("lamp").first, ["glow"])
+        XCTAssertEqual(kinds("lamp").count, 24, "the glow's strength is baked on every frame")
+        XCTAssertEqual(kinds("box").first, ["dropShadow"])
+        XCTAssertEqual(kinds("cloud").first, ["blur"])
+        XCTAssertEqual(kinds("flower").first, ["adjustColor"])
+        XCTAssertEqual(kinds("pair").first, ["adjustColor", "blur"])
+        XCTAssertEqual(kinds("badge"), [["glow"]], "the frame's own filter")
+        XCTAssertEqual(kinds("bevel"), [["bevel"]])
+        let badge = try XCTUnwrap(document.composition("badge"))
+        XCTAssertEqual(badge.nodes.first { $0.tracks.filters != nil }?.tracks.filters?.keyframes.first?.value.first?
+            .effect.map { if case .glow(let g) = $0 { return g.inner } else { return false } }, true)
+    }
 
     func testWalkerFacts() throws {
         let document = try importSample("animate-walker")

@@ -44,21 +44,29 @@ struct LottieConformanceSubject {
         framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
     }
 
-    /// Keyframe's render of plan `index` as the export writes it: meshes left out (declared), and in `portable` every
-    /// blend mode drawn as normal (declared); `exact` draws the pose unmodified.
+    /// Keyframe's render of plan `index` as the export writes it (``asExported(_:profile:)``); `exact` draws the pose
+    /// unmodified.
     func expected(_ index: Int, exact: Bool = false) -> Bitmap {
         var pose = scene.sampler.sample(clip: clip, time: plans[index].layers[0].time)
-        if !exact {
-            pose.items = pose.items.filter { $0.mesh == nil }.map { item in
-                var item = item
-                if profile == .portable { item.blendMode = .normal }
-                return item
-            }
-        }
+        if !exact { pose = Self.asExported(pose, profile: profile) }
         var renderer = FrameRenderer()
         var bitmap = Bitmap(width: framing.width, height: framing.height)
         renderer.render(pose, library: library, framing: framing, background: .transparent, into: &bitmap)
         return bitmap
+    }
+
+    /// A pose as the Lottie export writes it, each difference declared by the export: meshes and filters left out,
+    /// and in `portable` every blend mode drawn as normal.
+    static func asExported(_ pose: Pose, profile: LottieExportSettings.Profile) -> Pose {
+        var pose = pose
+        pose.filterGroups = []
+        pose.items = pose.items.filter { $0.mesh == nil }.map { item in
+            var item = item
+            item.inGroup = nil
+            if profile == .portable { item.blendMode = .normal }
+            return item
+        }
+        return pose
     }
 
     /// The frames to compare: every frame of clips up to `limit` frames, else `limit` spread evenly (first and last

@@ -15,8 +15,8 @@ import XCTest
 /// (48 evenly spread frames for longer clips), at the same size and framing.
 ///
 /// Criterion per frame: mean absolute difference ≤ 1/255 in every channel and ≤ 2 % of pixels off by more than
-/// 8/255. What the export declares approximated or dropped (a diagnostic naming the node: meshes, blend modes the
-/// profile cannot express) is rendered on Keyframe's side as the export writes it (mesh left out, normal blend),
+/// 8/255. What the export declares approximated or dropped (a diagnostic naming the node: meshes, filters, blend
+/// modes the profile cannot express) is rendered on Keyframe's side as the export writes it (mesh left out, normal blend),
 /// and the difference against the unmodified render is printed separately.
 final class RLottieConformanceTests: XCTestCase {
     struct Figures {
@@ -157,13 +157,7 @@ final class RLottieConformanceTests: XCTestCase {
         for index in chosen {
             let plan = plans[index]
             let pose = scene.sampler.sample(clip: clip, time: plan.layers[0].time)
-            var exported = pose
-            // What the export declares: meshes left out, blend modes the profile cannot express drawn as normal.
-            exported.items = pose.items.filter { $0.mesh == nil }.map { item in
-                var item = item
-                if profile == .portable { item.blendMode = .normal }
-                return item
-            }
+            let exported = LottieConformanceSubject.asExported(pose, profile: profile)
             renderer.render(exported, library: library, framing: framing, background: .transparent, into: &expected)
             let actual = player.render(frame: index)
             let raw = FrameDifference(actual, expected)

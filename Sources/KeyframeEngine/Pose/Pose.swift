@@ -20,9 +20,12 @@ public struct Pose: Sendable, Equatable {
         /// A deformed textured mesh to draw instead of the sprite's rectangle (DragonBones meshes); `nil` for plain
         /// sprites. Its positions are already in root coordinates, so ``transform`` does not apply to it.
         public var mesh: Mesh? = nil
+        /// The innermost filter group the item belongs to, with its colour and blend mode inside that group; `nil`
+        /// when no filtered node shows it.
+        public var inGroup: GroupMember? = nil
 
         public init(sprite: String, transform: Matrix2D, color: ColorTransform, blendMode: BlendMode, masks: [Int],
-                    path: String, mesh: Mesh? = nil) {
+                    path: String, mesh: Mesh? = nil, inGroup: GroupMember? = nil) {
             self.sprite = sprite
             self.transform = transform
             self.color = color
@@ -30,6 +33,53 @@ public struct Pose: Sendable, Equatable {
             self.masks = masks
             self.path = path
             self.mesh = mesh
+            self.inGroup = inGroup
+        }
+    }
+
+    /// What a node with filters shows, drawn as one picture that its filters change before it is composited
+    /// (Flash draws a filtered display object into a bitmap of its own, filters it, then composites it with the
+    /// object's colour transform and blend mode).
+    ///
+    /// The group's items are consecutive in ``Pose/items``; groups nest (``parent``).
+    public struct FilterGroup: Sendable, Equatable {
+        /// The filters, applied in order.
+        public var filters: [Filter]
+        /// The colour transform and blend mode the filtered picture is composited with, relative to the enclosing
+        /// group (to the root when ``parent`` is `nil`).
+        public var color: ColorTransform
+        public var blendMode: BlendMode
+        /// Indices into ``Pose/masks`` that clip the filtered picture (the items' own masks begin with these).
+        public var masks: [Int]
+        /// The enclosing group, or `nil`.
+        public var parent: Int?
+        /// The filtered node, for people and traces.
+        public var path: String
+
+        public init(filters: [Filter], color: ColorTransform, blendMode: BlendMode, masks: [Int], parent: Int?,
+                    path: String) {
+            self.filters = filters
+            self.color = color
+            self.blendMode = blendMode
+            self.masks = masks
+            self.parent = parent
+            self.path = path
+        }
+    }
+
+    /// An item's place in its innermost filter group.
+    public struct GroupMember: Sendable, Equatable {
+        /// Index into ``Pose/filterGroups``.
+        public var group: Int
+        /// The item's colour transform and blend mode within the group's picture (``Item/color`` and
+        /// ``Item/blendMode`` are the accumulated ones, as if there were no group).
+        public var color: ColorTransform
+        public var blendMode: BlendMode
+
+        public init(group: Int, color: ColorTransform, blendMode: BlendMode) {
+            self.group = group
+            self.color = color
+            self.blendMode = blendMode
         }
     }
 
@@ -80,6 +130,8 @@ public struct Pose: Sendable, Equatable {
     public var items: [Item] = []
     /// Mask shapes: each is a list of sprites whose coverage (alpha) forms the mask.
     public var masks: [[Item]] = []
+    /// Filter groups, outer groups before the groups inside them (``Item/inGroup``).
+    public var filterGroups: [FilterGroup] = []
     /// Every visited node's state, in visiting order (only when requested).
     public var nodes: [NodeState] = []
 

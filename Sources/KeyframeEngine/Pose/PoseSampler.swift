@@ -133,6 +133,11 @@ public struct PoseSampler: Sendable {
 
     private struct Context {
         var collectNodes: Bool
+        /// Whether filtered nodes become filter groups (not while collecting mask shapes: a mask's coverage is its
+        /// shapes' own).
+        var groupsFilters = true
+        /// The innermost open filter group.
+        var group: Int? = nil
     }
 
     /// A composition's node hierarchy by node index: what sampling asked of node ids at every frame before.
@@ -252,6 +257,23 @@ public struct PoseSampler: Sendable {
             return
         }
         var childFrame: Double? = nil
+        // A node with filters that are drawn: what it shows is drawn as one picture (a filter group), with colours
+        // and blend modes inside it relative to the group; the group's own are applied when the filtered picture is
+        // composited. (Filters apply to the node's content, not to child nodes linked by `parent`.)
+        var color = state.color, blend = state.blend
+        var group: (index: Int, items: Int, masks: Int, nodes: Int)? = nil
+        if context.groupsFilters, let filters = nodes[index].tracks.filters?.heldValue(at: frame),
+            filters.contains(where: { $0.effect != nil })
+        {
+            group = (pose.filterGroups.count, pose.items.count, pose.masks.count, pose.nodes.count)
+            pose.filterGroups.append(Pose.FilterGroup(filters: filters, color: state.color, blendMode: state.blend,
+                                                      masks: masks, parent: context.group,
+                                                      path: "\(path)/\(nodes[index].id)"))
+            context.group = group!.index
+            color = .identity
+            blend = .normal
+        }
+        let member = context.group.map { Pose.GroupMember(group: $0, color: color, blendMode: blend) }
         switch held.keyframe.value {
         case .none:
             break
@@ -259,15 +281,16 @@ public struct PoseSampler: Sendable {
             guard let sprite = sprites[id] else { break }
             let placed = state.transform.concatenating(
                 Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: sprite.origin.x, ty: sprite.origin.y))
-            pose.items.append(Pose.Item(sprite: id, transform: placed, color: state.color, blendMode: state.blend,
-                                        masks: masks, path: "\(path)/\(nodes[index].id)"))
+            pose.items.append(Pose.Item(sprite: id, transform: placed, color: color, blendMode: blend,
+                                        masks: masks, path: "\(path)/\(nodes[index].id)", inGroup: member))
         case .mesh(let id):
             guard let mesh = meshes[id], sprites[mesh.sprite] != nil else { break }
             let positions = MeshPlacement.positions(mesh, node: state.transform, bones: bones,
                                                     deform: nodes[index].tracks.deform?.value(at: frame))
-            pose.items.append(Pose.Item(sprite: mesh.sprite, transform: state.transform, color: state.color,
-                                        blendMode: state.blend, masks: masks, path: "\(path)/\(nodes[index].id)",
-                                        mesh: Pose.Mesh(positions: positions, uvs: mesh.uvs, triangles: mesh.triangles)))
+            pose.items.append(Pose.Item(sprite: mesh.sprite, transform: state.transform, color: color,
+                                        blendMode: blend, masks: masks, path: "\(path)/\(nodes[index].id)",
+                                        mesh: Pose.Mesh(positions: positions, uvs: mesh.uvs, triangles: mesh.triangles),
+                                        inGroup: member))
         case .composition(let instance):
             guard let child = compositions[instance.composition] else { break }
             let parent = CompositionInstant(local: local, elapsed: elapsed, linear: linear,
@@ -278,13 +301,34 @@ public struct PoseSampler: Sendable {
             let childPlayhead = Playhead(unwrapped: nested.unwrapped, range: nested.lo, nested.hi)
             emit(compositionID: child.id, local: nested.local, elapsed: nested.elapsed, playhead: childPlayhead,
                  linear: nested.linear,
-                 transform: state.transform, color: state.color, blend: state.blend, masks: masks,
+                 transform: state.transform, color: color, blend: blend, masks: masks,
                  path: "\(path)/\(nodes[index].id)>\(child.id)", depth: depth + 1, into: &pose, context: &context)
+        }
+        if let group {
+            // Close the group: what was emitted inside it gets the accumulated colour and blend mode back.
+            context.group = pose.filterGroups[group.index].parent
+            PoseSampler.applyGroupPaint(state.color, state.blend, to: &pose.items[group.items...])
+            for mask in group.masks..<pose.masks.count {
+                PoseSampler.applyGroupPaint(state.color, state.blend, to: &pose.masks[mask][...])
+            }
+            for node in group.nodes..<pose.nodes.count {
+                pose.nodes[node].color = state.color.concatenating(pose.nodes[node].color)
+            }
         }
         if context.collectNodes {
             pose.nodes.append(Pose.NodeState(path: "\(path)/\(nodes[index].id)", transform: state.transform, color: state.color,
                                              visible: state.visible, content: held.keyframe.value, childFrame: childFrame,
                                              filters: nodes[index].tracks.filters?.heldValue(at: frame) ?? []))
+        }
+    }
+
+    /// Gives items emitted relative to a filter group the group's accumulated colour transform (applied after
+    /// theirs) and blend mode (where they set none).
+    private static func applyGroupPaint(_ color: ColorTransform, _ blend: BlendMode,
+                                        to items: inout ArraySlice<Pose.Item>) {
+        for index in items.indices {
+            items[index].color = color.concatenating(items[index].color)
+            if items[index].blendMode == .normal { items[index].blendMode = blend }
         }
     }
 
@@ -374,7 +418,7 @@ public struct PoseSampler: Sendable {
                              states: inout [NodeFrame?], path: String, depth: Int, into pose: inout Pose,
                              context: inout Context) {
         let frame = Frames(local)
-        var quiet = Context(collectNodes: false)
+        var quiet = Context(collectNodes: false, groupsFilters: false)
         for index in composition.nodes.indices where index == maskIndex || structure.ancestors[index].contains(maskIndex) {
             guard let state = resolve(index, in: composition, structure, at: frame, parentDefault: parent, states: &states),
                 state.visible

@@ -170,7 +170,7 @@ struct LottieClipBuilder {
         }
 
         /// Every filter in `filters`, shown by `node`, left out: Lottie has no effect every player of the profile
-        /// draws, and `keyframe render`, which the file matches, draws none (docs/lottie.md).
+        /// draws (docs/lottie.md), so where `keyframe render` draws the filter the file differs, and says so.
         mutating func dropFilters(_ filters: [Filter], node: String) {
             for filter in filters {
                 warn("lottie-filter-dropped",

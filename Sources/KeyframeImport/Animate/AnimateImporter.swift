@@ -47,10 +47,20 @@ struct AnimateImporter {
         var images: [AtlasImage] = []
         var sprites: [Sprite] = []
         for map in spriteMaps {
-            let imageFile: String
+            var imageFile: String
             do { imageFile = try folder.resolve(map.image) } catch {
                 throw ImportError(.schema(file: map.file, JSONSchemaError(
                     path: map.imagePath, message: "the atlas image " + error.message(folder: "the export's folder"))))
+            }
+            // A renamed export: meta.image names a file that is not there, but the spritemap's own name is.
+            if !folder.fileExists(imageFile), let own = AnimateImporter.ownImageName(of: map),
+                let ownFile = try? folder.resolve(own), folder.fileExists(ownFile)
+            {
+                collector.add(Diagnostic(
+                    severity: .warning, code: "atlas-image-renamed",
+                    message: "\(map.image) (named by \(map.file) meta.image) is not in the export; \(own), the spritemap's own name, is used instead",
+                    file: map.file, path: "meta.image"))
+                imageFile = ownFile
             }
             var imageSize = folder.pngSize(imageFile)
             if imageSize == nil && allowMissingImages && !folder.fileExists(imageFile)
@@ -63,8 +73,12 @@ struct AnimateImporter {
                 imageSize = map.size
             }
             guard let pixelSize = imageSize else {
-                let reason = folder.fileExists(imageFile) ? "atlas image is not a PNG" : "atlas image not found"
-                throw ImportError(.missingFile(path: imageFile, reason: "\(reason) (named by \(map.file) meta.image)"))
+                let exists = folder.fileExists(imageFile)
+                let reason = exists ? "atlas image is not a PNG" : "atlas image not found"
+                let tried = exists ? nil : AnimateImporter.ownImageName(of: map)
+                throw ImportError(.missingFile(
+                    path: imageFile,
+                    reason: "\(reason) (named by \(map.file) meta.image\(tried.map { "; \($0), the spritemap's own name, is not there either" } ?? ""))"))
             }
             if abs(pixelSize.width - map.size.width) > 0.5 || abs(pixelSize.height - map.size.height) > 0.5 {
                 collector.add(Diagnostic(
@@ -146,20 +160,22 @@ struct AnimateImporter {
             let name = try c.optionalMember(.name)?.string() ?? symbolName
             return (name, symbolName, try c.member(.timeline))
         }
-        if try animation.within(animationFile, { (c) throws(JSONSchemaError) in try c.optionalMember(.stageInstance) }) != nil {
-            collector.add(Diagnostic(
-                severity: .info, code: "stage-instance-not-applied",
-                message: "the stage instance (where the exported symbol sat on the stage) is not applied; the root is the symbol's own timeline",
-                file: animationFile, path: "\(animation.path).STI"))
-        }
+        let stageInstance = try readStageInstance(animation)
         visiting = [rootName]
         let (rootComposition, rootLayers) = try buildComposition(id: rootName, timelineCursor: rootTimeline,
                                                                  file: animationFile)
         visiting = []
         register(rootComposition)
+        // The stage instance, when it places, tints or filters the symbol: the document's root becomes a
+        // composition that shows the symbol through it, as FlxAnimate draws the symbol through `AN.STI`.
+        var documentRoot = rootComposition
+        if let stageInstance, let wrapper = stageComposition(stageInstance, showing: rootComposition) {
+            register(wrapper)
+            documentRoot = wrapper
+        }
 
         // Clips: the root timeline's frame labels; a single clip over everything when there are none.
-        let clips = makeClips(rootComposition: rootComposition, timeline: rootLayers, name: documentName)
+        let clips = makeClips(rootComposition: documentRoot, timeline: rootLayers, name: documentName)
 
         var stage: Rect? = nil
         if let metadataFile {
@@ -171,7 +187,7 @@ struct AnimateImporter {
             }
         }
 
-        let ordered = [rootName] + compositionOrder.filter { $0 != rootName }
+        let ordered = [documentRoot.id] + compositionOrder.filter { $0 != documentRoot.id }
         var orderedCompositions = ordered.compactMap { compositions[$0] }
         KeepsTimeMarking.apply(to: &orderedCompositions)
         return Document(
@@ -181,7 +197,69 @@ struct AnimateImporter {
                 toolVersion: spriteMaps.first?.version, variant: variant, files: folder.filesRead.sorted()),
             assets: Assets(images: images, sprites: sprites),
             compositions: orderedCompositions,
-            root: rootName, clips: clips, diagnostics: collector.diagnostics)
+            root: documentRoot.id, clips: clips, diagnostics: collector.diagnostics)
+    }
+
+    // MARK: Stage instance
+
+    /// `AN.STI.SI`: how the exported symbol sat on the stage (absent when it was exported from the library). One
+    /// that cannot be read is left out with warning `stage-instance-unreadable`: the symbol is drawn as it is.
+    private mutating func readStageInstance(_ animation: JSONCursor) throws(ImportError) -> AnimateSymbolInstance? {
+        var reader = AnimateReader()
+        let instance: AnimateSymbolInstance?
+        do {
+            guard let sti = try animation.optionalMember(.stageInstance),
+                let symbol = try sti.optionalMember(.symbolInstance)
+            else { return nil }
+            instance = try reader.symbolInstance(symbol)
+        } catch {
+            collector.add(Diagnostic(
+                severity: .warning, code: "stage-instance-unreadable",
+                message: "the stage instance is not applied: \(error.message)", file: animationFile,
+                path: error.path.description))
+            return nil
+        }
+        for entry in reader.diagnostics {
+            collector.add(Diagnostic(severity: .warning, code: entry.code, message: entry.message, file: animationFile,
+                                     path: entry.path.description))
+        }
+        if let instance { reportUndrawnFilters(instance.filters, file: animationFile, path: instance.path) }
+        return instance
+    }
+
+    /// The composition that shows `root` through the stage instance: one node, `stage`, with the instance's
+    /// transform (about its transformation point), colour effect, filters and blend mode, showing `root` frame for
+    /// frame (the instance's own first frame and loop are not applied: a clip chooses the frames). `nil` when the
+    /// instance changes nothing (an identity matrix without effects).
+    private mutating func stageComposition(_ instance: AnimateSymbolInstance, showing root: Composition)
+        -> Composition?
+    {
+        let blend = instance.blend.map { blendMode($0, file: animationFile, path: instance.path) } ?? .normal
+        let color = instance.color ?? .identity
+        guard instance.matrix != .identity || color != .identity || !instance.filters.isEmpty || blend != .normal
+        else { return nil }
+        let components = AnimateImporter.cleaned(TransformComponents(matrix: instance.matrix,
+                                                                     pivot: instance.transformationPoint ?? .zero))
+        var tracks = NodeTracks()
+        tracks.content = Track(constant: .composition(CompositionInstance(
+            composition: root.id, firstFrame: .zero, loop: .loop, clock: .parent)))
+        tracks.position = Track(constant: components.position)
+        if components.scale != .one { tracks.scale = Track(constant: components.scale) }
+        if components.rotation != Degrees(0) { tracks.rotation = Track(constant: components.rotation) }
+        if components.skew != Degrees(0) { tracks.skew = Track(constant: components.skew) }
+        if components.pivot != .zero { tracks.pivot = Track(constant: components.pivot) }
+        if color != .identity { tracks.color = Track(constant: color) }
+        if !instance.filters.isEmpty { tracks.filters = Track(constant: instance.filters) }
+        if blend != .normal { tracks.blendMode = Track(constant: blend) }
+        let name = instance.instanceName.flatMap { $0.isEmpty ? nil : $0 } ?? root.name
+        var id = "\(root.id) (stage)"
+        var counter = 2
+        while compositions[id] != nil || symbolCursors[id] != nil || librarySymbols[id] != nil {
+            id = "\(root.id) (stage \(counter))"
+            counter += 1
+        }
+        return Composition(id: id, name: id, duration: root.duration,
+                           nodes: [Node(id: "stage", name: name, kind: .instance, tracks: tracks)])
     }
 
     private mutating func register(_ composition: Composition) {
@@ -190,6 +268,16 @@ struct AnimateImporter {
     }
 
     // MARK: Spritemaps
+
+    /// The image named after the spritemap file itself, with `meta.image`'s extension (`.png` without one); `nil`
+    /// when that is `meta.image` itself.
+    static func ownImageName(of map: AnimateSpriteMap) -> String? {
+        let named = map.image.split(separator: "/").last.map(String.init) ?? map.image
+        let fileExtension = named.lastIndex(of: ".").map { String(named[$0...]) } ?? ".png"
+        let stem = map.file.hasSuffix(".json") ? String(map.file.dropLast(".json".count)) : map.file
+        let own = stem + fileExtension
+        return own == map.image ? nil : own
+    }
 
     private func readSpriteMaps() throws(ImportError) -> [AnimateSpriteMap] {
         let candidates = folder.listFiles().compactMap { (name) -> (Int, String)? in
@@ -417,13 +505,7 @@ struct AnimateImporter {
             var totalColor = elementColor ?? .identity
             if let frameColor = frame.color { totalColor = frameColor.concatenating(totalColor) }
             let allFilters = elementFilters + frame.filters
-            if !allFilters.isEmpty {
-                for filter in allFilters {
-                    collector.add(Diagnostic(severity: .warning, code: "filter-not-rendered",
-                                             message: "\(filter.kind) filter is kept as data but not rendered",
-                                             file: file, path: frame.path.description))
-                }
-            }
+            reportUndrawnFilters(allFilters, file: file, path: frame.path)
 
             // Components about the pivot; angles unwrapped along interpolated segments.
             var components = TransformComponents(matrix: matrix, pivot: localPivot)
@@ -476,6 +558,20 @@ struct AnimateImporter {
         if !AnimateImporter.isConstant(filters, []) { tracks.filters = filters }
         if !AnimateImporter.isConstant(blend, .normal) { tracks.blendMode = blend }
         return tracks
+    }
+
+    /// A warning `filter-not-rendered` for each filter the renderer does not draw: bevels, gradient filters,
+    /// unknown kinds, and drawn kinds whose parameters could not be read.
+    private mutating func reportUndrawnFilters(_ filters: [Filter], file: String, path: JSONPath) {
+        for filter in filters where filter.effect == nil {
+            let unreadable = ["blur", "glow", "dropShadow", "adjustColor"].contains(filter.kind)
+            collector.add(Diagnostic(
+                severity: .warning, code: "filter-not-rendered",
+                message: unreadable
+                    ? "\(filter.kind) filter has parameters that cannot be read; kept as data but not rendered"
+                    : "\(filter.kind) filter is kept as data but not rendered",
+                file: file, path: path.description))
+        }
     }
 
     private static func isConstant<V>(_ track: Track<V>, _ value: V) -> Bool {

@@ -242,7 +242,9 @@ struct AnimateReader {
     }
 
     /// Filters: an object keyed by filter type (official; `GF_1` suffixes for repeats) or an array of
-    /// `{N: type, …}` (BetterTextureAtlas). Parameters are kept as they are.
+    /// `{N: type, …}` (BetterTextureAtlas). Blur, glow, drop shadow and adjust colour are normalized to Flash's
+    /// parameters (``AnimateReader/normalizedFilter(kind:source:betterTextureAtlas:)``); other kinds keep their
+    /// fields as they are.
     func filters(_ cursor: JSONCursor) throws(JSONSchemaError) -> [Filter] {
         var result: [Filter] = []
         switch cursor.value {
@@ -252,17 +254,114 @@ struct AnimateReader {
                 let typeName = (parameters["N"] ?? parameters["name"])?.stringValue ?? "unknown"
                 parameters["N"] = nil
                 parameters["name"] = nil
-                result.append(Filter(kind: AnimateReader.filterKind(typeName), parameters: .object(parameters)))
+                result.append(AnimateReader.normalizedFilter(kind: AnimateReader.filterKind(typeName),
+                                                             source: .object(parameters), betterTextureAtlas: true))
             }
         case .object(let members):
+            // The reader's objects do not keep the file's key order, so the filters of one object are taken in
+            // the order of their keys (`ACF`, `BLF`, `DSF`, `GF`, `GF_1`, …); arrays keep theirs.
             for key in members.keys.sorted() {
                 let base = String(key.split(separator: "_").first ?? Substring(key))
-                result.append(Filter(kind: AnimateReader.filterKind(base), parameters: members[key]!))
+                result.append(AnimateReader.normalizedFilter(kind: AnimateReader.filterKind(base),
+                                                             source: members[key]!, betterTextureAtlas: false))
             }
         default:
             throw cursor.error("expected filters as an object or an array, found \(cursor.value.typeName)")
         }
         return result
+    }
+
+    /// A filter with Flash's parameters (``FilterEffect``) for the kinds Keyframe draws, read from either export's
+    /// spellings: official short keys (`BLX`, `BLY`, `Q`, `C`, `A` alpha, `STR`, `IN`, `KK`, `DST`, `AL` angle,
+    /// `HO`, `BRT`, `CT`, `SAT`, `H`) or ActionScript's names (`blurX`, …, 2018 exports and BTA's long keys); BTA's
+    /// short keys `D` (distance) and `A` (angle), its strength in percent (JSFL's 0…25500) and its colours with an
+    /// optional alpha byte (`#RRGGBBAA`). Missing parameters take Flash's defaults. Kinds Keyframe does not draw,
+    /// and parameters that are not an object or of the wrong type, keep the source's fields unchanged.
+    static func normalizedFilter(kind: String, source: JSONValue, betterTextureAtlas bta: Bool) -> Filter {
+        let unchanged = Filter(kind: kind, parameters: source)
+        guard case .object(let members) = source else { return unchanged }
+        var readable = true
+        func value(_ keys: [String]) -> JSONValue? {
+            for key in keys { if let v = members[key] { return v } }
+            return nil
+        }
+        func number(_ keys: [String], _ fallback: Double) -> Double {
+            switch value(keys) {
+            case nil: return fallback
+            case .number(let n)? where n.isFinite: return n
+            case .string(let text)? where Double(text)?.isFinite == true: return Double(text)!
+            default: readable = false; return fallback
+            }
+        }
+        func flag(_ keys: [String], _ fallback: Bool) -> Bool {
+            switch value(keys) {
+            case nil: return fallback
+            case .bool(let b)?: return b
+            case .string("true")?: return true
+            case .string("false")?: return false
+            default: readable = false; return fallback
+            }
+        }
+        func blur(_ fallback: FilterEffect.Blur) -> FilterEffect.Blur {
+            var quality = Double(fallback.quality)
+            switch value(["Q", "quality"]) {
+            case .string("low")?: quality = 1
+            case .string("medium")?: quality = 2
+            case .string("high")?: quality = 3
+            default: quality = number(["Q", "quality"], quality)
+            }
+            if quality != quality.rounded() || abs(quality) > 1_000_000 { readable = false; quality = 0 }
+            return FilterEffect.Blur(blurX: number(["BLX", "blurX"], fallback.blurX),
+                                     blurY: number(["BLY", "blurY"], fallback.blurY), quality: Int(quality))
+        }
+        func glow(_ fallback: FilterEffect.Glow, shadow: Bool) -> FilterEffect.Glow {
+            var glow = fallback
+            glow.blur = blur(fallback.blur)
+            var colorAlpha: Double? = nil
+            if let color = value(["C", "color"]) {
+                if case .string(let text) = color, let parsed = AnimateReader.filterColor(text) {
+                    (glow.red, glow.green, glow.blue) = (parsed.red, parsed.green, parsed.blue)
+                    colorAlpha = parsed.alpha
+                } else {
+                    readable = false
+                }
+            }
+            // BTA's short `A` is the angle; its alpha travels in the colour.
+            glow.alpha = bta ? number(["alpha"], colorAlpha ?? fallback.alpha)
+                : number(["A", "alpha"], colorAlpha ?? fallback.alpha)
+            let strength = number(["STR", "strength"], bta ? fallback.strength * 100 : fallback.strength)
+            glow.strength = bta ? strength / 100 : strength
+            glow.inner = flag(["IN", "inner"], fallback.inner)
+            glow.knockout = flag(["KK", "knockout"], fallback.knockout)
+            if shadow {
+                glow.distance = number(bta ? ["D", "distance", "DST"] : ["DST", "distance"], fallback.distance)
+                glow.angle = number(bta ? ["A", "angle", "AL"] : ["AL", "angle"], fallback.angle)
+                glow.hideObject = flag(["HO", "hideObject"], fallback.hideObject)
+            }
+            return glow
+        }
+        let effect: FilterEffect
+        switch kind {
+        case "blur": effect = .blur(blur(FilterEffect.defaultBlur))
+        case "glow": effect = .glow(glow(FilterEffect.defaultGlow, shadow: false))
+        case "dropShadow": effect = .dropShadow(glow(FilterEffect.defaultDropShadow, shadow: true))
+        case "adjustColor":
+            effect = .adjustColor(FilterEffect.AdjustColor(
+                brightness: number(["BRT", "brightness"], 0), contrast: number(["CT", "contrast"], 0),
+                saturation: number(["SAT", "saturation"], 0), hue: number(["H", "hue"], 0)))
+        default:
+            return unchanged
+        }
+        return readable ? Filter(effect) : unchanged
+    }
+
+    /// A filter colour: `#RRGGBB`, or `#RRGGBBAA` (JSFL's form, alpha 0…255 → 0…1).
+    static func filterColor(_ text: String) -> (red: UInt8, green: UInt8, blue: UInt8, alpha: Double?)? {
+        if let rgb = Filter.rgb(text) { return (rgb.0, rgb.1, rgb.2, nil) }
+        guard text.count == 9, let rgb = Filter.rgb(String(text.prefix(7))),
+            text.suffix(2).allSatisfy(\.isHexDigit), let alpha = UInt8(text.suffix(2), radix: 16)
+        else { return nil }
+        return (rgb.0, rgb.1, rgb.2, Double(alpha) / 255)
     }
 
     /// An un-baked tween: `CV` custom-ease points, or `ES` classic ease (−100…100), else linear.
