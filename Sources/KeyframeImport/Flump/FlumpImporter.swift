@@ -344,9 +344,18 @@ struct FlumpImporter {
                 color.append(Keyframe(frame: at, value: .identity))
             }
         }
-        // After its last keyframe a layer shows nothing (Layer.drawFrame hides it past its own length).
+        // After its last keyframe a layer shows nothing (Layer.drawFrame hides it past its own length). A layer
+        // whose keyframes all show one movie keeps that display object, hidden, and the movie keeps running
+        // (Movie.advanceTime advances every layer's current movie) into the parent's next loop, where the layer
+        // shows it again without restarting it: the content stays and the layer turns invisible, so the
+        // instance's span covers the whole movie (§4.7 keepsTime).
         if let last = layer.keyframes.last, last.index + last.duration < movieDuration {
-            content.append(Keyframe(frame: Frames(Double(last.index + last.duration)), value: .none))
+            let end = Frames(Double(last.index + last.duration))
+            if content.keyframes.count == 1, case .composition = content.keyframes[0].value {
+                visible.append(Keyframe(frame: end, value: false))
+            } else {
+                content.append(Keyframe(frame: end, value: .none))
+            }
         }
 
         var tracks = NodeTracks()
