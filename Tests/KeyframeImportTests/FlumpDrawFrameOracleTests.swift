@@ -21,13 +21,14 @@ import XCTest
 //   loop while its layer keeps the same display object (pixi-flump-runtime does the same; NestedClockTests and the
 //   `flump-own/nested-deep` golden check that against it);
 // - the display matrix is scale, then skew, then the translation that puts the pivot on (x, y); a texture's pixel
-//   `pivot` is the one placed (2013 schema: no pivots, the texture drawn at −origin).
+//   `pivot` is the one placed (2013 schema and 2012 `resources.json`: the texture drawn at −origin inside the
+//   display, whose pivot the keyframe gives).
 // Each top-level movie is played from its construction for one pass and compared at every tick, exactly up to
 // floating-point noise (1e-9).
 
 final class FlumpDrawFrameOracleTests: XCTestCase {
     /// Our own libraries with nested movies inside nested movies (Tests/KeyframeEngineTests/Fixtures/flump-own).
-    static let ownLibraries = ["nested-clock", "nested-deep"].map {
+    static let ownLibraries = ["nested-clock", "nested-deep", "resources-2012"].map {
         TestPaths.packageRoot.appendingPathComponent("Tests/KeyframeEngineTests/Fixtures/flump-own/\($0)/export")
     }
 
@@ -48,6 +49,7 @@ final class FlumpDrawFrameOracleTests: XCTestCase {
     /// against the player, and the player against pixi-flump-runtime's record of the same library.
     func testNestedMoviesKeepRunningAcrossTheirParentsLoop() throws {
         let folder = Self.ownLibraries[1]
+        XCTAssertEqual(folder.deletingLastPathComponent().lastPathComponent, "nested-deep")
         let raw = try FlumpRawLibrary(url: folder.appendingPathComponent("library.json"))
         let player = try Player(raw: raw, movie: "scene")
         let golden = try JSONSerialization.jsonObject(
@@ -150,8 +152,9 @@ final class FlumpDrawFrameOracleTests: XCTestCase {
                     break
                 case .texture(let symbol):
                     guard let texture = textures[symbol] else { break }
-                    let pivot = raw.is2013Schema
-                        ? (texture.origin[0] / scale, texture.origin[1] / scale) : (k.pivotX, k.pivotY)
+                    // Old schemas draw the texture at `offset` (= −origin) inside the display the pivot moves.
+                    let pivot = raw.isOldSchema
+                        ? (k.pivotX + texture.origin[0] / scale, k.pivotY + texture.origin[1] / scale) : (k.pivotX, k.pivotY)
                     items.append((symbol, placed(pivot), alpha * v.alpha))
                 case .movie(let child):
                     draw(child, parent: placed((k.pivotX, k.pivotY)), alpha: alpha * v.alpha, into: &items)

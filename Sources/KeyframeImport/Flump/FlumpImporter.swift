@@ -112,7 +112,7 @@ struct FlumpImporter {
     /// it itself.
     private var documentName: String {
         let base = file.split(separator: "/").last.map(String.init) ?? file
-        if base == "library.json" || base == "library.xml" {
+        if base == "library.json" || base == "library.xml" || base == "resources.json" {
             let folderName = folder.url.lastPathComponent
             if !folderName.isEmpty { return folderName }
         }
@@ -322,7 +322,7 @@ struct FlumpImporter {
             if let ref = keyframe.ref {
                 if let sprite = sprites[ref] {
                     value = .sprite(sprite.id)
-                    if library.shape != .json2013 {
+                    if library.shape != .json2013 && library.shape != .json2012 {
                         // Current exports measure the pivot in the texture's pixels (the runtime replaces the
                         // image's origin pivot by it); the model's local space has the origin at (0, 0).
                         localPivot = Vector2(x: keyframe.pivot.x + sprite.origin.x, y: keyframe.pivot.y + sprite.origin.y)
