@@ -12,8 +12,12 @@ import XCTest
 final class DragonBonesOwnExportTests: XCTestCase {
     static let folder = fixturesDirectory.appendingPathComponent("dragonbones-own")
 
-    func check(_ name: String) throws {
-        let sample = Self.folder.appendingPathComponent(name)
+    /// Binary exports converted from our own by DragonBones/Tools (`Fixtures/dragonbones-binary/README.md`), with
+    /// DragonBonesJS's output for the binary files.
+    static let binaryFolder = fixturesDirectory.appendingPathComponent("dragonbones-binary")
+
+    func check(_ name: String, in folder: URL = DragonBonesOwnExportTests.folder) throws {
+        let sample = folder.appendingPathComponent(name)
         let maxima = try DragonBonesGoldenTests.compare(sample.appendingPathComponent("golden"),
                                                         skeleton: sample.appendingPathComponent("export"))
         print("\(name): \(maxima)")
@@ -68,5 +72,18 @@ final class DragonBonesOwnExportTests: XCTestCase {
             Self.folder.appendingPathComponent("db5.5-armature-rates/golden"),
             skeleton: Self.folder.appendingPathComponent("db5.5-armature-rates/export"))
         XCTAssertEqual(maxima.childFrames, 49 + 25, "\(maxima)")
+    }
+
+    /// `.dbbin` files read as DragonBonesJS reads them: the waver's weighted mesh, its deform (FFD) timeline, curves,
+    /// display, colour and z-order timelines and IK; the child armatures' play actions from the armature's action
+    /// list, display actions, inherited names and fades.
+    func testBinaryExportsMatchTheRuntimeReadingThem() throws {
+        try check("waver", in: Self.binaryFolder)
+        try check("child-armatures", in: Self.binaryFolder)
+        let waver = try Importer.importDocument(at: Self.binaryFolder.appendingPathComponent("waver/export"))
+        XCTAssertEqual(waver.assets.meshes.count, 1)
+        XCTAssertNotNil(waver.assets.meshes.first?.weights)
+        XCTAssert(waver.compositions.contains { $0.nodes.contains { $0.tracks.deform != nil } })
+        XCTAssertFalse(waver.diagnostics.contains { $0.code.hasPrefix("binary-") }, "\(waver.diagnostics)")
     }
 }

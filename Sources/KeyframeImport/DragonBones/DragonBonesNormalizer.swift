@@ -222,8 +222,9 @@ struct DragonBonesNormalizer {
         for slot in skeleton.slots {
             for display in skeleton.displays[slot.name] ?? [] where display.type == "mesh" {
                 guard let wire = display.mesh else {
-                    if display.packedGeometry {
-                        warn("binary-mesh-not-converted", "meshes of binary data are not converted; not drawn", display.jsonPath)
+                    if display.packedGeometry != nil {
+                        warn("binary-mesh-not-converted", "the binary mesh's geometry could not be read; not drawn",
+                             display.jsonPath)
                     } else {
                         warn("shared-mesh-not-converted",
                              "mesh display \"\(display.name)\" shares another mesh's geometry; not drawn", display.jsonPath)
@@ -287,6 +288,7 @@ struct DragonBonesNormalizer {
         }
         var result: [[MeshGeometry.Influence]] = []
         var k = 0
+        var influence = 0
         for vertex in vertices {
             guard k < raw.count else { throw fail(path.appending("weights"), "weights end before the last vertex") }
             guard raw[k] >= 0, raw[k] <= Double(raw.count) else {
@@ -303,11 +305,21 @@ struct DragonBonesNormalizer {
                 let boneIndex = abs(raw[k]) < 1_000_000 ? Int(raw[k]) : -1
                 let weight = raw[k + 1]
                 k += 2
-                guard armature.bones.indices.contains(boneIndex), let inverse = inverses[boneIndex] else {
-                    throw fail(path.appending("weights"), "weights name bone \(boneIndex), which has no bonePose")
+                let position: Vector2
+                if let given = mesh.influencePositions {
+                    guard armature.bones.indices.contains(boneIndex), influence < given.count else {
+                        throw fail(path.appending("weights"), "weights name bone \(boneIndex), which the armature lacks")
+                    }
+                    position = given[influence]
+                } else {
+                    guard armature.bones.indices.contains(boneIndex), let inverse = inverses[boneIndex] else {
+                        throw fail(path.appending("weights"), "weights name bone \(boneIndex), which has no bonePose")
+                    }
+                    position = inverse.apply(placed)
                 }
+                influence += 1
                 list.append(MeshGeometry.Influence(
-                    bone: Self.boneID(armature.bones[boneIndex].name), weight: weight, position: inverse.apply(placed)))
+                    bone: Self.boneID(armature.bones[boneIndex].name), weight: weight, position: position))
             }
             result.append(list)
         }
@@ -878,7 +890,7 @@ struct DragonBonesNormalizer {
         }
         func linear(_ m: Matrix2D, _ x: Double, _ y: Double) -> (Double, Double) { (m.a * x + m.c * y, m.b * x + m.d * y) }
         let placed = Self.place(timeline.frames, length: timing.length)
-        let count = mesh.vertices.count
+        let count = timeline.perInfluence ? mesh.deformValueCount / 2 : mesh.vertices.count
         return timed(scale: timeline.scale, offset: timeline.offset, path: timeline.path, timing: timing,
                      lerp: DragonBonesTimelineBaker.lerpDeform) { t in Self.track(placed, timing: t) { _, frame in
             var offsets: [Double] = []
@@ -889,7 +901,11 @@ struct DragonBonesNormalizer {
                     return j >= 0 && j < frame.value.vertices.count ? frame.value.vertices[j] : 0
                 }
                 let x = raw(2 * i), y = raw(2 * i + 1)
-                if let weights = mesh.weights {
+                if timeline.perInfluence {
+                    // Binary data: one offset per influence, already in the bone's space; `i` counts influences.
+                    offsets.append(x)
+                    offsets.append(y)
+                } else if let weights = mesh.weights {
                     let (px, py) = linear(slotPose, x, y)
                     for influence in weights[i] {
                         let (bx, by) = linear(boneInverse[influence.bone] ?? .identity, px, py)

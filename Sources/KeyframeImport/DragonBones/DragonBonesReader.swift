@@ -105,12 +105,11 @@ struct DragonBonesReader {
         for cursor in try optionalArray(json, "animation") {
             animations.append(try readAnimation(cursor, slotNames: slotNames))
         }
+        // The first play action of `defaultActions` (`{gotoAndPlay}`, or `{type, name}` as binary data and the
+        // tools' output write it).
         var defaultAnimation: String? = nil
-        for action in try optionalArray(json, "defaultActions") {
-            if let name = try optionalString(action, "gotoAndPlay") {
-                defaultAnimation = name
-                break
-            }
+        if let actions = try json.optionalMember("defaultActions") {
+            defaultAnimation = try Self.playActions(actions).first?.animation
         }
         let frameRate = try json.optionalMember("frameRate").map { (c) throws(JSONSchemaError) in try c.lenientNumber() }
         return DragonBonesWire.Armature(
@@ -139,10 +138,11 @@ struct DragonBonesReader {
         var mesh: DragonBonesWire.Mesh? = nil
         let share = try optionalString(json, "share")
         if type == "mesh" && share == nil && !json.has("vertices") && json.has("offset") {
-            // Binary data keeps mesh geometry in its packed arrays (not converted).
+            // Binary data keeps mesh geometry in its packed arrays (decoded by the binary reader).
             return DragonBonesWire.Display(
                 name: name, path: path.isEmpty ? name : path, type: type, transform: try transform(json, "transform"),
-                pivot: pivot, mesh: nil, share: nil, packedGeometry: true, jsonPath: json.path)
+                pivot: pivot, mesh: nil, share: nil, packedGeometry: try json.member("offset").integer(),
+                jsonPath: json.path)
         }
         if type == "mesh" && share == nil {
             func numbers(_ key: String) throws(JSONSchemaError) -> [Double] {

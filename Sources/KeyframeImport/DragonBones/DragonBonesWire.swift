@@ -76,6 +76,9 @@ enum DragonBonesWire {
         var weights: [Double]?
         var slotPose: [Double]?
         var bonePose: [Double]?
+        /// Binary data: each influence's position already in its bone's bind space (the runtime's load-time
+        /// transform, done by the exporter), in `weights` order; `slotPose` and `bonePose` are then not needed.
+        var influencePositions: [Vector2]? = nil
     }
 
     struct Display: Sendable {
@@ -89,8 +92,8 @@ enum DragonBonesWire {
         var pivot: Vector2
         var mesh: Mesh?
         var share: String?
-        /// A binary file's mesh, whose geometry stays in the packed arrays.
-        var packedGeometry = false
+        /// A binary file's mesh: the offset of its geometry in the packed int array (decoded by the binary reader).
+        var packedGeometry: Int? = nil
         var jsonPath: JSONPath
         /// For an armature display, the animations its play actions start when the child becomes the slot's
         /// display: the display's `actions`, or the slot's `actions` for the display at the slot's `displayIndex`.
@@ -158,6 +161,8 @@ enum DragonBonesWire {
         var skin: String
         var scale = 1.0, offset = 0.0
         var frames: [Frame<(offset: Int, vertices: [Double])>]
+        /// Binary data of a weighted mesh: the offsets are already per influence, in each influence's bone space.
+        var perInfluence = false
         var path: JSONPath
     }
 
