@@ -45,7 +45,7 @@ final class InMemoryImportTests: XCTestCase {
             XCTAssertTrue("\(error)".contains("/mem/b.json"), "\(error)")
         }
         XCTAssertThrowsError(try Importer.importDocument(files: ["notes.txt": []], name: "mem")) { error in
-            XCTAssertTrue("\(error)".contains("*.dbbin"), "\(error)")
+            XCTAssertTrue("\(error)".contains("a .json or .dbjson file with an armature list, or a .dbbin"), "\(error)")
         }
     }
 
