@@ -87,24 +87,16 @@ public enum Importer {
         -> (format: DetectedFormat, file: String)
     {
         if names.contains("Animation.json") { return (.animateAtlas, "Animation.json") }
-        if let name = names.first(where: { $0.hasSuffix("_ske.json") || $0 == "skeleton.json" }) {
-            return (.dragonBones, name)
-        }
+        if let name = DragonBonesFileSet.conventionalSkeleton(names) { return (.dragonBones, name) }
         if let name = names.first(where: { $0 == "library.json" || $0 == "library.xml" }) {
             return (.flump, name)
         }
         if source.memory == nil, let name = flumpLibrary(in: source, names: names) { return (.flump, name) }
-        // DragonBones skeletons saved under another name (`man.json`, `Ubbie.json`): the JSON with `armature`.
-        if let name = DragonBonesImporter.skeletonFile(in: source, names: names) {
-            return (.dragonBones, name)
-        }
-        // A binary DragonBones skeleton (`*_ske.dbbin`, or any `.dbbin`) with its atlas.
-        if let name = names.first(where: { $0.hasSuffix("_ske.dbbin") }) ?? names.first(where: { $0.hasSuffix(".dbbin") }) {
-            return (.dragonBones, name)
-        }
+        // DragonBones skeletons under any other name (`man.json`, `Hero.dbjson`), recognised by content, or binary.
+        if let name = DragonBonesFileSet.skeleton(in: source, names: names) { return (.dragonBones, name) }
         throw ImportError(.unrecognizedInput(
             path: path,
-            reason: "no Animation.json (Animate), *_ske.json or *.dbbin (DragonBones) or library.json (Flump) in this folder"))
+            reason: "no Animation.json (Animate), DragonBones skeleton (a .json or .dbjson file with an armature list, or a .dbbin) or Flump library (library.json, library.xml) in this folder"))
     }
 
     /// The format of the file `name` in `source`: by its name, else by its JSON's top-level keys.

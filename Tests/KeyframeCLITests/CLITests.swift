@@ -35,6 +35,22 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(Data(again.stdout.utf8), written)
     }
 
+    /// `inspect` says which files of a DragonBones export under unusual names were read and why.
+    func testInspectSaysWhichDragonBonesFilesWereChosen() throws {
+        let sample = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver")
+        let folder = try TestPaths.temporaryFolder("keyframe-cli-db-files")
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        for (from, to) in [("waver_ske.json", "Waver.dbjson"), ("waver_tex.json", "Waver_tex.json"),
+                           ("waver_tex.png", "waver_tex.png")] {
+            try FileManager.default.copyItem(at: sample.appendingPathComponent(from), to: folder.appendingPathComponent(to))
+        }
+        let inspect = try run(["inspect", folder.path])
+        XCTAssertEqual(inspect.status, 0, inspect.stderr)
+        XCTAssert(inspect.stdout.contains("info: [files-chosen] skeleton Waver.dbjson, recognised by its content"),
+                  inspect.stdout)
+        XCTAssert(inspect.stdout.contains("texture atlas Waver_tex.json, named after the skeleton"), inspect.stdout)
+    }
+
     /// Writing over an existing output replaces it (repeatedly), never losing it.
     func testConvertReplacesAnExistingOutput() throws {
         let sample = TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path

@@ -85,7 +85,8 @@ final class DragonBonesBadInputTests: XCTestCase {
 
     func testMissingAtlasAndMissingImageAreNamed() throws {
         let noAtlas = importError(try fixture(Self.skeleton(Self.good), atlas: nil))
-        XCTAssert(noAtlas.contains("no texture atlas next to it (expected t_tex.json)"), noAtlas)
+        XCTAssert(noAtlas.contains("no texture atlas next to it (a JSON file with a SubTexture list, such as t_tex.json)"),
+                  noAtlas)
         let noImage = importError(try fixture(Self.skeleton(Self.good), image: false))
         XCTAssert(noImage.contains("t_tex.png") && noImage.contains("not found"), noImage)
     }

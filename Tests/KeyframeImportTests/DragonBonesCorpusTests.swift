@@ -120,29 +120,44 @@ final class DragonBonesCorpusTests: XCTestCase {
 
     func testSlotActionsPlayChildArmatureAnimations() throws {
         // progress_bar's "idle" starts the nested "loading" armature's idle at frame 0 and its "hide" at frame 100.
+        // Both fade in over 0.2 s (4.8 frames at 24 fps), and the runtime holds an animation that fades in at its
+        // first frame: idle is held until frame 4 (the fade completes in the tick of frame 5, which already
+        // advances it), hide from 100 to the end.
         guard let folder = try TestPaths.corpus("dragonbones").first(where: { $0.lastPathComponent == "db5.5-progress-bar" })
         else { throw XCTSkip("db5.5-progress-bar missing") }
         let skeleton = try Self.raw(try Self.files(folder).skeleton)
         let armature = (skeleton["armature"] as! [[String: Any]]).first { $0["name"] as? String == "progress_bar" }!
         let animation = (armature["animation"] as! [[String: Any]]).first { $0["name"] as? String == "idle" }!
         let timeline = (animation["slot"] as! [[String: Any]]).first { $0["name"] as? String == "loading" }!
-        var expected: [(Double, String)] = []
+        let child = (skeleton["armature"] as! [[String: Any]]).first { $0["name"] as? String == "loading" }!
+        let fades = Dictionary(uniqueKeysWithValues: (child["animation"] as! [[String: Any]]).map {
+            ($0["name"] as! String, $0["fadeInTime"] as? Double ?? 0)
+        })
+        let frameRate = skeleton["frameRate"] as? Double ?? 24
+        let end = Double(animation["duration"] as! Int) + 1
+        var expected: [(Double, String, LoopMode)] = []
         var start = 0.0
         for frame in timeline["displayFrame"] as! [[String: Any]] {
             if let play = (frame["actions"] as? [[String: Any]])?.first?["gotoAndPlay"] as? String {
-                expected.append((start, "loading/\(play)"))
+                let ticks = (fades[play]! * frameRate).rounded(.up)
+                let delay = start == 0 ? ticks - 1 : ticks - 2
+                expected.append((start, "loading/\(play)", .singleFrame))
+                if start + delay < end { expected.append((start + delay, "loading/\(play)", .loop)) }
             }
             start += Double(frame["duration"] as? Int ?? 1)
         }
         let document = try Importer.importDocument(at: folder)
         let node = try XCTUnwrap(document.composition("progress_bar/idle")?.nodes.first { $0.id == "slot:loading" })
-        let actual = (node.tracks.content?.keyframes ?? []).compactMap { keyframe -> (Double, String)? in
-            if case .composition(let instance) = keyframe.value { return (keyframe.frame.value, instance.composition) }
+        let actual = (node.tracks.content?.keyframes ?? []).compactMap { keyframe -> (Double, String, LoopMode)? in
+            if case .composition(let instance) = keyframe.value {
+                return (keyframe.frame.value, instance.composition, instance.loop)
+            }
             return nil
         }
         XCTAssertEqual(actual.map(\.0), expected.map(\.0))
         XCTAssertEqual(actual.map(\.1), expected.map(\.1))
-        XCTAssertEqual(expected.count, 2)
+        XCTAssertEqual(actual.map(\.2), expected.map(\.2))
+        XCTAssertEqual(expected.map(\.0), [0, 4, 100])
     }
 
     func testBinaryTwinGivesTheSameAnimation() throws {

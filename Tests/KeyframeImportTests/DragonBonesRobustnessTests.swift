@@ -51,4 +51,45 @@ final class DragonBonesRobustnessTests: XCTestCase {
         XCTAssertGreaterThan(failed, 0)
         XCTAssertGreaterThan(succeeded, 0)
     }
+
+    /// Corrupted binary data never crashes the importer either: in our waver `.dbbin` (mesh, weights, deform, curves,
+    /// z-order), 2,000 seeded mutants each overwrite 1–4 bytes of the packed arrays with random values, or one int16
+    /// with an extreme one (0x7FFF, 0x8000, 0xFFFF); each import succeeds with a valid document or names the file.
+    func testCorruptedBinaryDataNeverCrashes() throws {
+        let source = TestPaths.packageRoot.appendingPathComponent("Tests/KeyframeEngineTests/Fixtures/dragonbones-binary/waver/export")
+        let original = [UInt8](try Data(contentsOf: source.appendingPathComponent("waver_ske.dbbin")))
+        let folder = try TestPaths.temporaryFolder("keyframe-dbbin-mutate")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["waver_tex.json", "waver_tex.png"] {
+            try FileManager.default.copyItem(at: source.appendingPathComponent(name), to: folder.appendingPathComponent(name))
+        }
+        let headerLength = Int(original[8]) | Int(original[9]) << 8 | Int(original[10]) << 16 | Int(original[11]) << 24
+        let arrays = (12 + headerLength)..<original.count
+        var generator = SeededGenerator(seed: 26)
+        var succeeded = 0, failed = 0
+        for mutant in 0..<2_000 {
+            var bytes = original
+            if mutant % 4 == 0 {
+                let at = arrays.lowerBound + 2 * Int.random(in: 0..<(arrays.count / 2), using: &generator)
+                let value: UInt16 = [0x7FFF, 0x8000, 0xFFFF][Int.random(in: 0..<3, using: &generator)]
+                bytes[at] = UInt8(value & 0xFF)
+                bytes[at + 1] = UInt8(value >> 8)
+            } else {
+                for _ in 0..<Int.random(in: 1...4, using: &generator) {
+                    bytes[Int.random(in: arrays, using: &generator)] = UInt8.random(in: 0...255, using: &generator)
+                }
+            }
+            try Data(bytes).write(to: folder.appendingPathComponent("waver_ske.dbbin"))
+            do {
+                let document = try Importer.importDocument(at: folder)
+                XCTAssertNoThrow(try document.validate())
+                succeeded += 1
+            } catch {
+                XCTAssert("\(error)".contains("waver_ske.dbbin"), "\(error)")
+                failed += 1
+            }
+        }
+        XCTAssertGreaterThan(succeeded, 0)
+        XCTAssertGreaterThan(failed, 0)
+    }
 }

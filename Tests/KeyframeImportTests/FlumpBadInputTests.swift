@@ -150,7 +150,7 @@ final class FlumpBadInputTests: XCTestCase {
         let library = #"{"version":1,"checksum":"x","movies":[{"symbol":"m","layers":[]}],"atlases":[]}"#
         let fixture = try FlumpFixture(library)
         let error = try XCTUnwrap(importError(fixture))
-        XCTAssertEqual("\(error)", #"library.json: at $: this is Flump's pre-release format ("version", "checksum", no "frameRate"); only the 2013 and later schemas are read"#)
+        XCTAssertEqual("\(error)", #"library.json: at $: this is flambe's pre-release format of Flump data ("version", "checksum", no "frameRate"); Flump's own schemas (the 2012 resources.json and later) are read"#)
     }
 
     func testOutOfRangeNumbersAreErrorsNotTraps() throws {

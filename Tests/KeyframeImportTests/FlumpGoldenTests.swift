@@ -92,7 +92,7 @@ final class FlumpGoldenTests: XCTestCase {
             for frame in frames {
                 let f = try XCTUnwrap(frame["frame"] as? Int)
                 let context = Context(
-                    sample: sample, frame: f, is2013: raw.is2013Schema,
+                    sample: sample, frame: f, is2013: raw.isOldSchema,
                     now: sampler.sample(composition: movieID, frame: Frames(Double(f)), collectNodes: true),
                     ahead: sampler.sample(composition: movieID, frame: Frames(Double(f) + Self.clockLead), collectNodes: true))
                 try compareLayers(try XCTUnwrap(frame["layers"] as? [[String: Any]]), movie: movieID, prefix: movieID,

@@ -39,8 +39,10 @@ struct FlumpRawLibrary {
 
     var frameRate: Double
     var movies: [Movie]
-    /// Whether the file uses the early-2013 schema (top-level `atlases`, texture `offset`, no pivots).
-    var is2013Schema = false
+    /// Whether the file uses the early-2013 schema (top-level `atlases`, texture `offset`, no pivots) or the 2012
+    /// `resources.json` (the same atlases; movies keyed by `symbol`, a single `rotation`, pivots in the symbol's
+    /// space): textures are drawn at `offset` inside the layer's display, whose pivot the keyframe gives.
+    var isOldSchema = false
     /// Textures by group scale factor; the 2013 schema's top-level atlases count as scale factor 1.
     var textureGroups: [(scaleFactor: Double, files: [String], textures: [Texture])]
 
@@ -78,10 +80,12 @@ struct FlumpRawLibrary {
             for layer in movie["layers"] as? [[String: Any]] ?? [] {
                 var keyframes: [Keyframe] = []
                 for k in layer["keyframes"] as? [[String: Any]] ?? [] {
-                    let loc = pair(k["loc"], (0, 0)), scale = pair(k["scale"], (1, 1))
-                    let skew = pair(k["skew"], (0, 0)), pivot = pair(k["pivot"], (0, 0))
+                    let loc = pair(k["loc"], (0, 0)), scale = pair(k["scale"], (1, 1)), pivot = pair(k["pivot"], (0, 0))
+                    // 2012: one rotation (radians), i.e. equal skews.
+                    let rotation = (k["rotation"] as? NSNumber)?.doubleValue
+                    let skew = rotation.map { ($0, $0) } ?? pair(k["skew"], (0, 0))
                     keyframes.append(Keyframe(
-                        index: (k["index"] as? NSNumber)?.intValue ?? 0,
+                        index: (k["index"] as? NSNumber)?.intValue ?? keyframes.last.map { $0.index + $0.duration } ?? 0,
                         duration: (k["duration"] as? NSNumber)?.intValue ?? 0,
                         ref: k["ref"] as? String, label: k["label"] as? String,
                         tweened: (k["tweened"] as? Bool) ?? true,
@@ -92,7 +96,7 @@ struct FlumpRawLibrary {
                 layers.append(Layer(name: layer["name"] as? String ?? "", flipbook: (layer["flipbook"] as? Bool) ?? false,
                                     keyframes: keyframes))
             }
-            parsedMovies.append(Movie(id: movie["id"] as? String ?? "", layers: layers))
+            parsedMovies.append(Movie(id: movie["id"] as? String ?? movie["symbol"] as? String ?? "", layers: layers))
         }
         func textures(_ atlases: [[String: Any]]) -> ([String], [Texture]) {
             var files: [String] = []
@@ -104,7 +108,7 @@ struct FlumpRawLibrary {
                     if origin == nil, let offset = (t["offset"] as? [NSNumber])?.map(\.doubleValue) {
                         origin = offset.map { -$0 }
                     }
-                    result.append(Texture(symbol: t["symbol"] as? String ?? "",
+                    result.append(Texture(symbol: t["symbol"] as? String ?? t["name"] as? String ?? "",
                                           rect: (t["rect"] as? [NSNumber])?.map(\.doubleValue) ?? [],
                                           origin: origin ?? []))
                 }
@@ -123,7 +127,7 @@ struct FlumpRawLibrary {
         }
         self.init(frameRate: (root["frameRate"] as? NSNumber)?.doubleValue ?? 0, movies: parsedMovies,
                   textureGroups: groups)
-        is2013Schema = root["textureGroups"] == nil && root["atlases"] != nil
+        isOldSchema = root["textureGroups"] == nil && root["atlases"] != nil
     }
 }
 

@@ -45,7 +45,7 @@ final class InMemoryImportTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("b.json: file not found"), "\(error)")
         }
         XCTAssertThrowsError(try Importer.importDocument(files: ["notes.txt": []], name: "mem")) { error in
-            XCTAssertTrue("\(error)".contains("*.dbbin"), "\(error)")
+            XCTAssertTrue("\(error)".contains("a .json or .dbjson file with an armature list, or a .dbbin"), "\(error)")
         }
     }
 

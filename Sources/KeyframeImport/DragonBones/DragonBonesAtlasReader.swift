@@ -18,22 +18,6 @@ struct DragonBonesAtlasReader {
         var files: [String] = []
     }
 
-    /// The atlas files next to `skeletonFile`: `<base>_tex.json` (and `<base>_tex_N.json`) for `<base>_ske.json`,
-    /// `texture.json` for `skeleton.json`, otherwise every other JSON file in the folder that looks like an atlas.
-    static func atlasFiles(in folder: SourceFolder, skeletonFile: String) -> [String] {
-        let names = folder.listFiles().filter { $0.hasSuffix(".json") && $0 != skeletonFile }
-        for suffix in ["_ske.json", "_ske.dbbin"] where skeletonFile.hasSuffix(suffix) {
-            let base = String(skeletonFile.dropLast(suffix.count))
-            let matches = names.filter { $0 == base + "_tex.json" || ($0.hasPrefix(base + "_tex_") ) }
-            if !matches.isEmpty { return matches }
-        }
-        if skeletonFile == "skeleton.json", names.contains("texture.json") { return ["texture.json"] }
-        return names.filter { name in
-            guard let cursor = try? folder.readJSON(name) else { return false }
-            return cursor.has("SubTexture") || (cursor.has("frames") && cursor.has("meta"))
-        }
-    }
-
     func read(_ folder: SourceFolder, files: [String], diagnostics: inout DiagnosticCollector) throws(ImportError)
         -> Result
     {

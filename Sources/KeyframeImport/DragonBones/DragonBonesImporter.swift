@@ -5,16 +5,6 @@ import KeyframeModel
 /// document: reads the files (``DragonBonesReader``, ``DragonBonesAtlasReader``), up-converts 2.3/3.0 data
 /// (``DragonBonesUpconverter``), then maps armatures and animations onto compositions (``DragonBonesNormalizer``).
 enum DragonBonesImporter {
-    /// The skeleton among `names` when it is not called `*_ske.json` or `skeleton.json`: the first JSON file whose
-    /// top level has an `armature` array (atlases have `SubTexture` or `frames` instead).
-    static func skeletonFile(in folder: SourceFolder, names: [String]) -> String? {
-        names.first { name in
-            guard name.hasSuffix(".json"), let root = try? folder.readJSON(name) else { return false }
-            if case .array? = root.value["armature"] { return true }
-            return false
-        }
-    }
-
     static func importDocument(folder: SourceFolder, file: String, options: ImportOptions) throws(ImportError)
         -> Document
     {
@@ -36,17 +26,21 @@ enum DragonBonesImporter {
             throw ImportError(.schema(file: file, root.error(
                 "DragonBones data version \"\(version)\" is not supported (supported: 2.3, 3.0, 4.0, 4.5, 5.0, 5.5, 5.6)")))
         }
-        let dbbin = String(file.dropLast(".json".count)) + ".dbbin"
-        if !binary, folder.fileExists(dbbin) {
+        if !binary, let dot = file.lastIndex(of: "."), case let dbbin = String(file[..<dot]) + ".dbbin",
+            folder.fileExists(dbbin)
+        {
             diagnostics.add(Diagnostic(severity: .info, code: "dbbin-not-read",
                                        message: "the binary twin \(dbbin) is not read; the JSON data is converted",
                                        file: dbbin))
         }
-        let atlasFiles = DragonBonesAtlasReader.atlasFiles(in: folder, skeletonFile: file)
+        let files = DragonBonesFileSet.resolve(skeleton: file, in: folder, dataName: try? root.optionalName("name"))
+        if let chosen = files.diagnostic { diagnostics.add(chosen) }
+        let atlasFiles = files.atlases
         guard !atlasFiles.isEmpty else {
+            let base = DragonBonesFileSet.baseName(of: file)
             throw ImportError(.missingFile(
                 path: file,
-                reason: "no texture atlas next to it (expected \(file.hasSuffix("_ske.json") ? String(file.dropLast(9)) + "_tex.json" : "texture.json"))"))
+                reason: "no texture atlas next to it (a JSON file with a SubTexture list, such as \(base)_tex.json)"))
         }
         let atlas = try DragonBonesAtlasReader().read(folder, files: atlasFiles, diagnostics: &diagnostics)
         var data: DragonBonesWire.Data
@@ -81,7 +75,10 @@ enum DragonBonesImporter {
             .apply(to: &data, file: file, diagnostics: &diagnostics)
         var normalizer = DragonBonesNormalizer(data: data, atlas: atlas, file: file, diagnostics: diagnostics)
         var document = try normalizer.run()
-        document.source.files = folder.filesRead.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
+        // The files the document comes from (other JSON files were read only to recognise them).
+        let used = Set([file] + atlasFiles + atlas.images.map(\.path))
+        document.source.files = folder.filesRead.filter(used.contains)
+            .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }
         return document
     }
 }

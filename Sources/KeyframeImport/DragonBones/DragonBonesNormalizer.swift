@@ -16,6 +16,8 @@ struct DragonBonesNormalizer {
     var diagnostics: DiagnosticCollector
 
     private var meshes: [MeshGeometry] = []
+    /// The length in document frames of each child-armature composition a slot shows.
+    private var childLengths: [String: Double] = [:]
     /// Mesh ids by armature, slot and display name.
     private var meshIDs: [String: String] = [:]
     private var spriteIDs: Set<String> = []
@@ -106,13 +108,6 @@ struct DragonBonesNormalizer {
         }
         if let first = armature.animations.first { return "\(armature.name)/\(first.name)" }
         return armature.name
-    }
-
-    private func defaultAnimation(_ armature: DragonBonesWire.Armature) -> DragonBonesWire.Animation? {
-        if let name = armature.defaultAnimation, let found = armature.animations.first(where: { $0.name == name }) {
-            return found
-        }
-        return armature.animations.first
     }
 
     private func checkArmatureCycles() throws(ImportError) {
@@ -227,8 +222,9 @@ struct DragonBonesNormalizer {
         for slot in skeleton.slots {
             for display in skeleton.displays[slot.name] ?? [] where display.type == "mesh" {
                 guard let wire = display.mesh else {
-                    if display.packedGeometry {
-                        warn("binary-mesh-not-converted", "meshes of binary data are not converted; not drawn", display.jsonPath)
+                    if display.packedGeometry != nil {
+                        warn("binary-mesh-not-converted", "the binary mesh's geometry could not be read; not drawn",
+                             display.jsonPath)
                     } else {
                         warn("shared-mesh-not-converted",
                              "mesh display \"\(display.name)\" shares another mesh's geometry; not drawn", display.jsonPath)
@@ -292,6 +288,7 @@ struct DragonBonesNormalizer {
         }
         var result: [[MeshGeometry.Influence]] = []
         var k = 0
+        var influence = 0
         for vertex in vertices {
             guard k < raw.count else { throw fail(path.appending("weights"), "weights end before the last vertex") }
             guard raw[k] >= 0, raw[k] <= Double(raw.count) else {
@@ -308,11 +305,21 @@ struct DragonBonesNormalizer {
                 let boneIndex = abs(raw[k]) < 1_000_000 ? Int(raw[k]) : -1
                 let weight = raw[k + 1]
                 k += 2
-                guard armature.bones.indices.contains(boneIndex), let inverse = inverses[boneIndex] else {
-                    throw fail(path.appending("weights"), "weights name bone \(boneIndex), which has no bonePose")
+                let position: Vector2
+                if let given = mesh.influencePositions {
+                    guard armature.bones.indices.contains(boneIndex), influence < given.count else {
+                        throw fail(path.appending("weights"), "weights name bone \(boneIndex), which the armature lacks")
+                    }
+                    position = given[influence]
+                } else {
+                    guard armature.bones.indices.contains(boneIndex), let inverse = inverses[boneIndex] else {
+                        throw fail(path.appending("weights"), "weights name bone \(boneIndex), which has no bonePose")
+                    }
+                    position = inverse.apply(placed)
                 }
+                influence += 1
                 list.append(MeshGeometry.Influence(
-                    bone: Self.boneID(armature.bones[boneIndex].name), weight: weight, position: inverse.apply(placed)))
+                    bone: Self.boneID(armature.bones[boneIndex].name), weight: weight, position: position))
             }
             result.append(list)
         }
@@ -372,10 +379,36 @@ struct DragonBonesNormalizer {
                            ik: constraints)
     }
 
-    /// A display keyframe: the display index and the child-armature animation its action plays.
-    struct DisplayKey: Sendable {
-        var index: Int
-        var play: String?
+    /// The animation a child armature plays when a display key shows it anew or an action fires, as DragonBonesJS
+    /// 5.7 decides (`Slot._updateDisplay`, `Animation.fadeIn`, `Armature.advanceTime`), and whether it starts with
+    /// `fadeIn` (cross-fading over the animation's `fadeInTime`) rather than `play()`; `nil` for a child without
+    /// animations. (A child that stays shown, with no action naming one of its animations, goes on with what it
+    /// plays.)
+    ///
+    /// - an `action` (a play action firing at the key) that names one of the child's animations restarts it there
+    ///   (`fadeIn`);
+    /// - else, for the display the slot shows before the parent's animation starts (`inherited`: the parent's
+    ///   animation name), the animation of that name: playing an animation makes every child armature shown then
+    ///   fade into its animation of the same name, unless it already plays it;
+    /// - else the display's own play actions (the last one the child has; `actions` on the display or the slot);
+    /// - else the child's default animation (`defaultActions`, else its first).
+    ///
+    /// A child shown anew has no animation state (the runtime resets a child it stops showing), and `fadeIn` into
+    /// an armature without states does not fade; so only the inherited name and actions fade.
+    static func childAnimation(_ child: DragonBonesWire.Armature, display: DragonBonesWire.Display, action: String?,
+                               inherited: String?) -> (animation: String, fades: Bool)? {
+        let names = Set(child.animations.map(\.name))
+        if let action, names.contains(action) { return (action, true) }
+        var initial: (animation: String, fades: Bool)? = nil
+        if let play = display.plays.last(where: names.contains) {
+            initial = (play, false)
+        } else if let name = child.defaultAnimation, names.contains(name) {
+            initial = (name, false)
+        } else if let first = child.animations.first {
+            initial = (first.name, false)
+        }
+        if let inherited, names.contains(inherited), inherited != initial?.animation { return (inherited, true) }
+        return initial
     }
 
     // MARK: Timing
@@ -613,25 +646,36 @@ struct DragonBonesNormalizer {
             || timing.repeats > 1
         var displayScale = timing.frameScale
         if let frames = timeline?.display, !frames.isEmpty {
-            // Placing (frame, play) pairs keeps each frame's child action with it.
-            let plays = timeline?.childPlays ?? []
-            let paired = frames.enumerated().map { offset, frame in
-                DragonBonesWire.Frame(duration: frame.duration, tween: frame.tween,
-                                      value: DisplayKey(index: frame.value, play: offset < plays.count ? plays[offset] : nil))
-            }
-            displayKeys = Self.place(paired, length: timing.length).map { ($0.start, $0.frame.value.index, $0.frame.value.play) }
+            displayKeys = Self.place(frames, length: timing.length).map { ($0.start, $0.frame.value, nil) }
             if shifted { displayScale = 1 }
         }
+        // Play actions for this slot's child armature (its own, or its bone's) fire at their frames: on the display
+        // key there, or on a new key that keeps the display shown then. The last one at a frame wins.
+        let actions = (animation?.childActions ?? []).filter {
+            ($0.slot == slot.name || ($0.slot == nil && $0.bone == slot.parent)) && $0.frame >= 0 && $0.frame <= timing.length
+        }
+        for action in actions.sorted(by: { $0.frame < $1.frame }) {
+            guard let i = displayKeys.lastIndex(where: { $0.start <= action.frame }) else { continue }
+            if displayKeys[i].start == action.frame {
+                displayKeys[i].play = action.animation
+            } else {
+                displayKeys.insert((action.frame, displayKeys[i].index, action.animation), at: i + 1)
+            }
+        }
+        let clamp = { (index: Int) in index < displays.count ? index : displays.count - 1 }
+        let setupIndex = clamp(slot.displayIndex)
         var tracks = NodeTracks()
-        var content = Track<NodeContent>()
         var position = Track<Vector2>(), rotation = Track<Degrees>(), skew = Track<Degrees>()
         var scale = Track<Vector2>(), pivot = Track<Vector2>()
         var previous: NodeContent? = nil
-        for key in displayKeys {
+        var previousIndex: Int? = nil
+        var content = Track<NodeContent>()
+        for (keyIndex, key) in displayKeys.enumerated() {
             let frame = Frames(Double(key.start) * displayScale)
-            let index = key.index < displays.count ? key.index : displays.count - 1
+            let index = clamp(key.index)
             var value = NodeContent.none
             var restart = false
+            var childDelay = 0.0
             var transform = DragonBonesWire.Transform()
             var slotPivot = Vector2.zero
             if index >= 0 {
@@ -652,18 +696,37 @@ struct DragonBonesNormalizer {
                     if let id = meshIDs["\(armature.name)\u{1}\(slot.name)\u{1}\(display.name)"] { value = .mesh(id) }
                 case "armature":
                     if let child = data.armatures.first(where: { $0.name == display.path }) {
-                        // The child plays the animation a slot action names, else its default one.
-                        var animation = defaultAnimation(child)
-                        var id = defaultCompositionID(child)
-                        if let play = key.play, let named = child.animations.first(where: { $0.name == play }) {
-                            animation = named
-                            id = "\(child.name)/\(play)"
-                            restart = true
+                        let restarts = key.play.map { play in child.animations.contains { $0.name == play } } ?? false
+                        let anew = index != previousIndex
+                        if !anew, !restarts, let previous {
+                            // Still shown: it goes on with what it plays.
+                            value = previous
+                            break
                         }
-                        let playTimes = animation?.playTimes ?? 0
+                        let choice = Self.childAnimation(
+                            child, display: display, action: key.play,
+                            inherited: keyIndex == 0 && index == setupIndex ? animation?.name : nil)
+                        let played = choice.flatMap { name in child.animations.first { $0.name == name.animation } }
+                        restart = restarts
+                        // When the runtime's clock, ticking once per document frame, starts the child's time
+                        // (format.md §6.2): a fade-in holds its first frame.
+                        let fade = choice?.fades == true ? min((played?.fadeInTime ?? 0) * data.frameRate, 1e6) : 0
+                        let ticks = fade > 0 ? (fade - 1e-6).rounded(.up) : 0
+                        if !anew && key.start > 0 {
+                            // An action fires in the parent's update; the child advances in the same tick.
+                            childDelay = max(ticks, 1) - 2
+                        } else {
+                            childDelay = max(ticks - 1, 0)
+                        }
+                        let playTimes = played?.playTimes ?? 0
+                        if let played {
+                            childLengths["\(child.name)/\(played.name)"] = animationLength(child, played)
+                                * Double(Self.repeatsForTimelineScales(played)) + (playTimes == 1 ? 1 : 0)
+                        }
                         value = .composition(CompositionInstance(
-                            composition: id, firstFrame: .zero,
-                            loop: playTimes == 1 ? .playOnce : .loop, clock: .independent))
+                            composition: played.map { "\(child.name)/\($0.name)" } ?? defaultCompositionID(child),
+                            firstFrame: .zero, loop: playTimes == 1 ? .playOnce : .loop, clock: .independent,
+                            keepsTime: true))
                     } else {
                         warn("unknown-armature", "display names an armature \"\(display.path)\" that the data does not define",
                              display.jsonPath)
@@ -677,11 +740,20 @@ struct DragonBonesNormalizer {
                 }
             }
             let angles = Self.components(transform)
-            // A nested armature restarts when it is shown anew or an action plays one of its animations.
-            if restart || previous == nil || previous != value || content.keyframes.isEmpty {
+            // A nested armature restarts when it is shown anew (another display object) or an action plays one of
+            // its animations; its time starts `childDelay` document frames later (earlier when negative), which
+            // the instance's first frame carries until the track is complete (`Self.delayChildStarts`).
+            if case .composition(var instance) = value, childDelay != 0 {
+                instance.firstFrame = Frames(-childDelay)
+                value = .composition(instance)
+            }
+            var shownAnew = previous != value
+            if case .composition = value, index != previousIndex { shownAnew = true }
+            if restart || shownAnew || content.keyframes.isEmpty {
                 content.appendRestarting(Keyframe(frame: frame, value: value))
             }
             previous = value
+            previousIndex = index
             position.append(Keyframe(frame: frame, value: Vector2(x: transform.x, y: transform.y)))
             rotation.append(Keyframe(frame: frame, value: Degrees(radians: angles.rotation)))
             skew.append(Keyframe(frame: frame, value: Degrees(radians: angles.skew)))
@@ -700,7 +772,9 @@ struct DragonBonesNormalizer {
             scale = bake(scale)
             pivot = bake(pivot)
         }
-        tracks.content = content
+        tracks.content = Self.delayChildStarts(
+            content, lengths: childLengths,
+            end: Double(timing.length * timing.repeats) * timing.frameScale + (timing.looping ? 0 : 1))
         tracks.position = position
         if !(rotation.isConstant && rotation.keyframes.first?.value == Degrees(0)) { tracks.rotation = rotation }
         if !(skew.isConstant && skew.keyframes.first?.value == Degrees(0)) { tracks.skew = skew }
@@ -743,6 +817,47 @@ struct DragonBonesNormalizer {
         return tracks
     }
 
+    /// A content track whose child-armature instances carry a start delay as a negative first frame (`−d`): the
+    /// runtime holds an animation that fades in at its first frame, so the child's time starts `d` document frames
+    /// after it appears.
+    ///
+    /// A looping child shown by the track's only keyframe (all through the parent) starts `d` frames before its
+    /// loop's end instead (`firstFrame = −d mod L`) and keeps its own time, so it stays in step with the runtime
+    /// across the parent's loops, where the runtime's child plays on; any other is shown at its first frame, held,
+    /// for `d` frames, then plays from there, unless the next content keyframe or the composition's `end` comes
+    /// first. (During the fade the
+    /// runtime blends the old pose into the new one; the model shows one of them.)
+    static func delayChildStarts(_ track: Track<NodeContent>, lengths: [String: Double], end: Double)
+        -> Track<NodeContent>
+    {
+        var result = Track<NodeContent>()
+        for (i, key) in track.keyframes.enumerated() {
+            guard case .composition(var instance) = key.value, instance.firstFrame.value < 0 else {
+                result.appendRestarting(key)
+                continue
+            }
+            let delay = -instance.firstFrame.value
+            if track.keyframes.count == 1, key.frame == .zero, instance.loop == .loop,
+                let length = lengths[instance.composition], length > 0
+            {
+                let phase = delay.truncatingRemainder(dividingBy: length)
+                instance.firstFrame = Frames(phase == 0 ? 0 : length - phase)
+                result.appendRestarting(Keyframe(frame: key.frame, value: .composition(instance)))
+                continue
+            }
+            instance.firstFrame = .zero
+            var held = instance
+            held.loop = .singleFrame
+            held.keepsTime = false
+            result.appendRestarting(Keyframe(frame: key.frame, value: .composition(held)))
+            let next = i + 1 < track.keyframes.count ? track.keyframes[i + 1].frame.value : end
+            if key.frame.value + delay < next {
+                result.appendRestarting(Keyframe(frame: Frames(key.frame.value + delay), value: .composition(instance)))
+            }
+        }
+        return result
+    }
+
     static func colorTransform(_ c: DragonBonesWire.Color) -> ColorTransform {
         // The runtime stores multipliers as whole percent and offsets as whole numbers.
         ColorTransform(
@@ -775,7 +890,7 @@ struct DragonBonesNormalizer {
         }
         func linear(_ m: Matrix2D, _ x: Double, _ y: Double) -> (Double, Double) { (m.a * x + m.c * y, m.b * x + m.d * y) }
         let placed = Self.place(timeline.frames, length: timing.length)
-        let count = mesh.vertices.count
+        let count = timeline.perInfluence ? mesh.deformValueCount / 2 : mesh.vertices.count
         return timed(scale: timeline.scale, offset: timeline.offset, path: timeline.path, timing: timing,
                      lerp: DragonBonesTimelineBaker.lerpDeform) { t in Self.track(placed, timing: t) { _, frame in
             var offsets: [Double] = []
@@ -786,7 +901,11 @@ struct DragonBonesNormalizer {
                     return j >= 0 && j < frame.value.vertices.count ? frame.value.vertices[j] : 0
                 }
                 let x = raw(2 * i), y = raw(2 * i + 1)
-                if let weights = mesh.weights {
+                if timeline.perInfluence {
+                    // Binary data: one offset per influence, already in the bone's space; `i` counts influences.
+                    offsets.append(x)
+                    offsets.append(y)
+                } else if let weights = mesh.weights {
                     let (px, py) = linear(slotPose, x, y)
                     for influence in weights[i] {
                         let (bx, by) = linear(boneInverse[influence.bone] ?? .identity, px, py)

@@ -58,13 +58,30 @@ struct DragonBonesReader {
                 color: try cursor.optionalMember("color").map { (c) throws(JSONSchemaError) in try color(c) },
                 path: cursor.path))
         }
+        // A slot's `actions` belong to the armature display at its `displayIndex` when that display has none
+        // (the runtime's parser hands them to the first skin that has that display, once).
+        var slotActions: [String: (index: Int, plays: [String])] = [:]
+        for (cursor, slot) in zip(try optionalArray(json, "slot"), slots) {
+            if let actions = try cursor.optionalMember("actions") {
+                slotActions[slot.name] = (slot.displayIndex, try Self.playActions(actions).map(\.animation))
+            }
+        }
         var skins: [DragonBonesWire.Skin] = []
         for cursor in try optionalArray(json, "skin") {
             var displays: [String: [DragonBonesWire.Display]] = [:]
             for slot in try optionalArray(cursor, "slot") {
                 let name = try slot.member("name").name()
                 var list: [DragonBonesWire.Display] = []
-                for display in try optionalArray(slot, "display") { list.append(try readDisplay(display)) }
+                for display in try optionalArray(slot, "display") {
+                    var read = try readDisplay(display)
+                    if read.type == "armature", !display.has("actions"), let actions = slotActions[name],
+                        actions.index == displays[name, default: []].count + list.count
+                    {
+                        read.plays = actions.plays
+                        slotActions[name] = nil
+                    }
+                    list.append(read)
+                }
                 displays[name, default: []].append(contentsOf: list)
             }
             skins.append(DragonBonesWire.Skin(name: try string(cursor, "name", "default"), displays: displays))
@@ -86,13 +103,15 @@ struct DragonBonesReader {
                 weight: try number(cursor, "weight", 1), path: cursor.path))
         }
         var animations: [DragonBonesWire.Animation] = []
-        for cursor in try optionalArray(json, "animation") { animations.append(try readAnimation(cursor)) }
+        let slotNames = Set(slots.map(\.name))
+        for cursor in try optionalArray(json, "animation") {
+            animations.append(try readAnimation(cursor, slotNames: slotNames))
+        }
+        // The first play action of `defaultActions` (`{gotoAndPlay}`, or `{type, name}` as binary data and the
+        // tools' output write it).
         var defaultAnimation: String? = nil
-        for action in try optionalArray(json, "defaultActions") {
-            if let name = try optionalString(action, "gotoAndPlay") {
-                defaultAnimation = name
-                break
-            }
+        if let actions = try json.optionalMember("defaultActions") {
+            defaultAnimation = try Self.playActions(actions).first?.animation
         }
         let frameRate = try json.optionalMember("frameRate").map { (c) throws(JSONSchemaError) in try c.lenientNumber() }
         return DragonBonesWire.Armature(
@@ -121,10 +140,11 @@ struct DragonBonesReader {
         var mesh: DragonBonesWire.Mesh? = nil
         let share = try optionalString(json, "share")
         if type == "mesh" && share == nil && !json.has("vertices") && json.has("offset") {
-            // Binary data keeps mesh geometry in its packed arrays (not converted).
+            // Binary data keeps mesh geometry in its packed arrays (decoded by the binary reader).
             return DragonBonesWire.Display(
                 name: name, path: path.isEmpty ? name : path, type: type, transform: try transform(json, "transform"),
-                pivot: pivot, mesh: nil, share: nil, packedGeometry: true, jsonPath: json.path)
+                pivot: pivot, mesh: nil, share: nil, packedGeometry: try json.member("offset").integer(),
+                jsonPath: json.path)
         }
         if type == "mesh" && share == nil {
             func numbers(_ key: String) throws(JSONSchemaError) -> [Double] {
@@ -140,16 +160,86 @@ struct DragonBonesReader {
                 weights: try optionalNumbers("weights"), slotPose: try optionalNumbers("slotPose"),
                 bonePose: try optionalNumbers("bonePose"))
         }
-        return DragonBonesWire.Display(
+        var display = DragonBonesWire.Display(
             name: name, path: path.isEmpty ? name : path, type: type, transform: try transform(json, "transform"),
             pivot: pivot, mesh: mesh, share: share, jsonPath: json.path)
+        if type == "armature", let actions = try json.optionalMember("actions") {
+            display.plays = try Self.playActions(actions).map(\.animation)
+        }
+        return display
+    }
+
+    /// A play action: the animation it starts and the `slot`/`bone` it names.
+    typealias PlayAction = (animation: String, slot: String?, bone: String?)
+
+    /// The play actions of an `action`/`actions` value as the runtime's parser reads them: a name, or a list of
+    /// `{gotoAndPlay}` or `{type, name}` objects (type `play`/0, the default; `frame` and `sound` are events, not
+    /// plays), each optionally naming a `slot` and a `bone`.
+    static func playActions(_ json: JSONCursor) throws(JSONSchemaError) -> [PlayAction] {
+        switch json.value {
+        case .string, .number, .bool:
+            return [(try json.name(), nil, nil)]
+        case .array:
+            var result: [PlayAction] = []
+            for action in try json.array() {
+                guard case .object = action.value else { continue }
+                var name = try action.optionalName("gotoAndPlay")
+                if name == nil {
+                    var play = true
+                    if let type = try action.optionalMember("type") {
+                        if case .string(let text) = type.value {
+                            play = !["frame", "sound"].contains(text.lowercased())
+                        } else {
+                            play = try type.lenientNumber() == 0
+                        }
+                    }
+                    name = play ? (try action.optionalName("name") ?? "") : nil
+                }
+                if let name {
+                    result.append((name, try action.optionalName("slot"), try action.optionalName("bone")))
+                }
+            }
+            return result
+        default:
+            return []
+        }
+    }
+
+    /// The play actions held by one frame (its `action` and `actions`).
+    static func framePlays(_ frame: JSONCursor) throws(JSONSchemaError) -> [PlayAction] {
+        var plays: [PlayAction] = []
+        for key in ["action", "actions"] {
+            if let value = try frame.optionalMember(key) { plays += try playActions(value) }
+        }
+        return plays
+    }
+
+    /// The starts of a timeline's frames, in frames: the running sum of their durations (as the runtime places
+    /// the actions they hold).
+    static func frameStarts(_ frames: [JSONCursor]) -> [Int] {
+        var starts: [Int] = []
+        var position = 0.0
+        for frame in frames {
+            starts.append(Int(position.rounded()))
+            if case .number(let duration)? = frame.value["duration"], duration.isFinite, duration >= 0,
+                duration <= 100_000
+            {
+                position += duration
+            } else if frame.value["duration"] == nil {
+                position += 1
+            }
+        }
+        return starts
     }
 
     // MARK: Animation
 
-    private func readAnimation(_ json: JSONCursor) throws(JSONSchemaError) -> DragonBonesWire.Animation {
+    private func readAnimation(_ json: JSONCursor, slotNames: Set<String>) throws(JSONSchemaError)
+        -> DragonBonesWire.Animation
+    {
         var events = 0
         var bones: [DragonBonesWire.BoneTimeline] = []
+        var childActions: [DragonBonesWire.ChildAction] = []
         for cursor in try optionalArray(json, "bone") {
             var timeline = DragonBonesWire.BoneTimeline(
                 name: try cursor.member("name").name(), scale: try number(cursor, "scale", 1),
@@ -157,6 +247,18 @@ struct DragonBonesReader {
             if cursor.has("frame") {
                 timeline.all = try frames(cursor, "frame", tweened: true, events: &events) {
                     (f) throws(JSONSchemaError) in try transform(f, "transform")
+                }
+                // A bone frame's play action starts a child armature's animation: in the slot it names, else the
+                // slot named like the bone, else every slot on the bone.
+                let list = try cursor.member("frame").array()
+                for (frame, start) in zip(list, Self.frameStarts(list)) {
+                    let plays = try Self.framePlays(frame)
+                    for play in plays {
+                        childActions.append(DragonBonesWire.ChildAction(
+                            frame: start, slot: play.slot ?? (slotNames.contains(timeline.name) ? timeline.name : nil),
+                            bone: play.bone ?? timeline.name, animation: play.animation))
+                    }
+                    if !plays.isEmpty, Self.holdsOnlyPlays(frame) { events -= ["action", "actions"].filter(frame.has).count }
                 }
             }
             if cursor.has("translateFrame") {
@@ -187,15 +289,15 @@ struct DragonBonesReader {
                     (f) throws(JSONSchemaError) in
                     try int(f, f.has("value") ? "value" : "displayIndex", 0)
                 }
-                // A slot frame's action plays an animation of the child armature the slot shows (converted).
-                for frame in try cursor.member(displayKey).array() {
-                    var play: String? = nil
-                    if let action = frame.value["action"].flatMap({ try? JSONCursor($0).name() }) { play = action }
-                    for action in try optionalArray(frame, "actions") where play == nil {
-                        play = try optionalString(action, "gotoAndPlay")
+                // A slot frame's play action starts an animation of the child armature the slot shows (converted).
+                let list = try cursor.member(displayKey).array()
+                for (frame, start) in zip(list, Self.frameStarts(list)) {
+                    let plays = try Self.framePlays(frame)
+                    for play in plays {
+                        childActions.append(DragonBonesWire.ChildAction(
+                            frame: start, slot: play.slot ?? timeline.name, bone: play.bone, animation: play.animation))
                     }
-                    timeline.childPlays.append(play)
-                    if play != nil { events -= 1 }
+                    if !plays.isEmpty, Self.holdsOnlyPlays(frame) { events -= ["action", "actions"].filter(frame.has).count }
                 }
             }
             let colorKey = cursor.has("colorFrame") ? "colorFrame" : "frame"
@@ -236,8 +338,20 @@ struct DragonBonesReader {
             }
             zOrder = list
         }
-        for frame in try optionalArray(json, "frame") {
-            for key in ["event", "sound", "action", "events", "actions"] where frame.has(key) { events += 1 }
+        // Animation frames: play actions naming a slot or a bone start a child armature's animation (converted);
+        // the others start another animation of this armature, and events and sounds stay events.
+        let animationFrames = try optionalArray(json, "frame")
+        for (frame, start) in zip(animationFrames, Self.frameStarts(animationFrames)) {
+            let all = try Self.framePlays(frame)
+            let plays = all.filter { $0.slot != nil || $0.bone != nil }
+            for play in plays {
+                childActions.append(DragonBonesWire.ChildAction(
+                    frame: start, slot: play.slot, bone: play.bone, animation: play.animation))
+            }
+            let converted = !plays.isEmpty && plays.count == all.count && Self.holdsOnlyPlays(frame)
+            if !converted {
+                for key in ["event", "sound", "action", "events", "actions"] where frame.has(key) { events += 1 }
+            }
         }
         let playTimes = json.has("playTimes") ? try int(json, "playTimes", 1) : try int(json, "loop", 1)
         let duration = try int(json, "duration", 1)
@@ -248,9 +362,27 @@ struct DragonBonesReader {
         if scale <= 0 { scale = 1 }
         return DragonBonesWire.Animation(
             name: try string(json, "name", "default"), duration: max(duration, 0),
-            playTimes: max(playTimes, 0), scale: scale, bones: bones, slots: slots,
-            deforms: deforms, zOrder: zOrder, eventCount: events, ikTimelineCount: try optionalArray(json, "ik").count,
-            path: json.path)
+            playTimes: max(playTimes, 0), scale: scale, fadeInTime: max(try number(json, "fadeInTime", 0), 0),
+            bones: bones, slots: slots,
+            deforms: deforms, zOrder: zOrder, childActions: childActions, eventCount: events,
+            ikTimelineCount: try optionalArray(json, "ik").count, path: json.path)
+    }
+
+    /// Whether a frame's actions are all plays and it holds no events or sounds (so converting its plays leaves
+    /// nothing unconverted in it).
+    static func holdsOnlyPlays(_ frame: JSONCursor) -> Bool {
+        guard !["event", "sound", "events"].contains(where: { frame.has($0) }) else { return false }
+        guard case .array(let actions)? = frame.value["actions"] else { return true }
+        return actions.allSatisfy { action in
+            guard case .object(let members) = action else { return false }
+            if members["gotoAndPlay"] != nil { return true }
+            switch members["type"] {
+            case nil: return true
+            case .string(let text)?: return !["frame", "sound"].contains(text.lowercased())
+            case .number(let code)?: return code == 0
+            default: return false
+            }
+        }
     }
 
     /// The keyframes under `key`, each with duration, easing and the value `read` extracts.

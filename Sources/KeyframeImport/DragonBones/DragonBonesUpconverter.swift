@@ -278,8 +278,11 @@ struct DragonBonesUpconverter {
         var boneTimelines: [DragonBonesWire.BoneTimeline] = []
         var slotTimelines: [DragonBonesWire.SlotTimeline] = []
         var boneFrames: [String: [BoneFrame]] = [:]
+        var childActions: [DragonBonesWire.ChildAction] = []
+        let slotNames = Set(slots.map(\.name))
         for timeline in try json.optionalMember("timeline")?.array() ?? [] {
             let name = try timeline.member("name").name()
+            var position = 0
             let scale = try number(timeline, "scale", 1), offset = try number(timeline, "offset", 0)
             var bones: [BoneFrame] = []
             var displays: [DragonBonesWire.Frame<Int>] = []
@@ -312,7 +315,14 @@ struct DragonBonesUpconverter {
                     return try c.number() != 0
                 } ?? false
                 for key in ["event", "sound", "action"] where frame.has(key) { events += 1 }
+                // A frame's action plays an animation of the child armature in the slot of the timeline's name
+                // (the tools turn it into that slot frame's play action).
+                if let action = try frame.optionalName("action"), !action.isEmpty, slotNames.contains(name) {
+                    childActions.append(DragonBonesWire.ChildAction(frame: position, slot: name, bone: nil, animation: action))
+                    events -= 1
+                }
                 let whole = Int(duration.rounded())
+                position += whole
                 bones.append(BoneFrame(duration: whole, tween: tween, clockwise: try number(frame, "tweenRotate", 0),
                                        transform: t))
                 displays.append(DragonBonesWire.Frame(duration: whole, tween: tween, value: hidden ? -1 : displayIndex))
@@ -334,8 +344,8 @@ struct DragonBonesUpconverter {
         let animation = DragonBonesWire.Animation(
             name: try json.optionalName("name") ?? "default",
             duration: min(max(try int(json, "duration", 1), 0), 100_000), playTimes: max(try int(json, "loop", 1), 0),
-            scale: animationScale, bones: boneTimelines, slots: slotTimelines, deforms: [], zOrder: nil,
-            eventCount: events, ikTimelineCount: 0, path: json.path)
+            scale: animationScale, fadeInTime: max(try number(json, "fadeInTime", 0), 0), bones: boneTimelines, slots: slotTimelines, deforms: [], zOrder: nil,
+            childActions: childActions, eventCount: events, ikTimelineCount: 0, path: json.path)
         return (animation, boneFrames)
     }
 

@@ -76,6 +76,9 @@ enum DragonBonesWire {
         var weights: [Double]?
         var slotPose: [Double]?
         var bonePose: [Double]?
+        /// Binary data: each influence's position already in its bone's bind space (the runtime's load-time
+        /// transform, done by the exporter), in `weights` order; `slotPose` and `bonePose` are then not needed.
+        var influencePositions: [Vector2]? = nil
     }
 
     struct Display: Sendable {
@@ -89,9 +92,12 @@ enum DragonBonesWire {
         var pivot: Vector2
         var mesh: Mesh?
         var share: String?
-        /// A binary file's mesh, whose geometry stays in the packed arrays.
-        var packedGeometry = false
+        /// A binary file's mesh: the offset of its geometry in the packed int array (decoded by the binary reader).
+        var packedGeometry: Int? = nil
         var jsonPath: JSONPath
+        /// For an armature display, the animations its play actions start when the child becomes the slot's
+        /// display: the display's `actions`, or the slot's `actions` for the display at the slot's `displayIndex`.
+        var plays: [String] = []
     }
 
     struct IK: Sendable {
@@ -144,8 +150,6 @@ enum DragonBonesWire {
         var name: String
         var scale = 1.0, offset = 0.0
         var display: [Frame<Int>]?
-        /// Per display frame, the animation its `actions` (`gotoAndPlay`) start in a child armature, if any.
-        var childPlays: [String?] = []
         var color: [Frame<Color>]?
         var path: JSONPath
     }
@@ -157,7 +161,20 @@ enum DragonBonesWire {
         var skin: String
         var scale = 1.0, offset = 0.0
         var frames: [Frame<(offset: Int, vertices: [Double])>]
+        /// Binary data of a weighted mesh: the offsets are already per influence, in each influence's bone space.
+        var perInfluence = false
         var path: JSONPath
+    }
+
+    /// A play action that starts an animation in a child armature during an animation: from a slot's display
+    /// frame (that slot), a bone's frame (the slots on that bone) or an animation frame naming a `slot` or `bone`.
+    struct ChildAction: Sendable, Equatable {
+        /// Where it fires, in the animation's frames (the start of the frame that holds it).
+        var frame: Int
+        /// The slot whose child armature plays, or `nil` for every slot on `bone`.
+        var slot: String?
+        var bone: String?
+        var animation: String
     }
 
     struct ZOrderFrame: Sendable {
@@ -173,10 +190,14 @@ enum DragonBonesWire {
         var playTimes: Int
         /// Duration multiplier.
         var scale: Double
+        /// Seconds over which the runtime cross-fades into this animation when `fadeIn` starts it (`fadeInTime`).
+        var fadeInTime = 0.0
         var bones: [BoneTimeline]
         var slots: [SlotTimeline]
         var deforms: [DeformTimeline]
         var zOrder: [ZOrderFrame]?
+        /// Actions that play an animation of a child armature (converted).
+        var childActions: [ChildAction] = []
         /// Events, sounds and actions found anywhere in the animation (not converted).
         var eventCount: Int
         /// IK weight/bend timelines (not converted).

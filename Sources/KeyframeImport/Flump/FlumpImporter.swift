@@ -113,7 +113,7 @@ struct FlumpImporter {
     /// it itself.
     private var documentName: String {
         let base = file.split(separator: "/").last.map(String.init) ?? file
-        if base == "library.json" || base == "library.xml" {
+        if base == "library.json" || base == "library.xml" || base == "resources.json" {
             let folderName = folder.url.lastPathComponent
             if !folderName.isEmpty { return folderName }
         }
@@ -328,7 +328,7 @@ struct FlumpImporter {
             if let ref = keyframe.ref {
                 if let sprite = sprites[ref] {
                     value = .sprite(sprite.id)
-                    if library.shape != .json2013 {
+                    if library.shape != .json2013 && library.shape != .json2012 {
                         // Current exports measure the pivot in the texture's pixels (the runtime replaces the
                         // image's origin pivot by it); the model's local space has the origin at (0, 0).
                         localPivot = Vector2(x: keyframe.pivot.x + sprite.origin.x, y: keyframe.pivot.y + sprite.origin.y)
@@ -350,9 +350,18 @@ struct FlumpImporter {
                 color.append(Keyframe(frame: at, value: .identity))
             }
         }
-        // After its last keyframe a layer shows nothing (Layer.drawFrame hides it past its own length).
+        // After its last keyframe a layer shows nothing (Layer.drawFrame hides it past its own length). A layer
+        // whose keyframes all show one movie keeps that display object, hidden, and the movie keeps running
+        // (Movie.advanceTime advances every layer's current movie) into the parent's next loop, where the layer
+        // shows it again without restarting it: the content stays and the layer turns invisible, so the
+        // instance's span covers the whole movie (§4.7 keepsTime).
         if let last = layer.keyframes.last, last.index + last.duration < movieDuration {
-            content.append(Keyframe(frame: Frames(Double(last.index + last.duration)), value: .none))
+            let end = Frames(Double(last.index + last.duration))
+            if content.keyframes.count == 1, case .composition = content.keyframes[0].value {
+                visible.append(Keyframe(frame: end, value: false))
+            } else {
+                content.append(Keyframe(frame: end, value: .none))
+            }
         }
 
         var tracks = NodeTracks()

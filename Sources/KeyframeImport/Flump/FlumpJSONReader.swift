@@ -1,7 +1,8 @@
 import KeyframeJSON
 import KeyframeModel
 
-/// Reads a Flump `library.json` — the current schema or the early-2013 one — into the wire structures.
+/// Reads a Flump `library.json` — the current schema, the early-2013 one or the 2012 `resources.json` — into the wire
+/// structures.
 ///
 /// Field names and defaults follow Flump's own molds (`LibraryMold`, `MovieMold`, `LayerMold`, `KeyframeMold`,
 /// `AtlasMold`, `AtlasTextureMold`): `index`, `duration`, `frameRate`, `id`, `name`, `symbol`, `rect` are required;
@@ -13,15 +14,23 @@ struct FlumpJSONReader {
         // The pre-release schema (flambe's `Format.hx`: `version`, `checksum`, movies named by `symbol`, a single
         // `rotation`) is not read; say so instead of complaining about a missing key.
         if cursor.has("checksum"), cursor.has("version"), !cursor.has("frameRate") {
-            throw cursor.error("this is Flump's pre-release format (\"version\", \"checksum\", no \"frameRate\"); only the 2013 and later schemas are read")
+            throw cursor.error("this is flambe's pre-release format of Flump data (\"version\", \"checksum\", no \"frameRate\"); Flump's own schemas (the 2012 resources.json and later) are read")
         }
-        let frameRateCursor = try cursor.member("frameRate")
-        let frameRate = try frameRateCursor.lenientNumber()
         var notes: [(code: String, message: String, location: FlumpLocation)] = []
+        let era2012 = is2012Schema(cursor)
+        let frameRateCursor = era2012 ? try cursor.optionalMember("frameRate") : try cursor.member("frameRate")
+        var frameRate = Self.defaultFrameRate2012
+        if let frameRateCursor {
+            frameRate = try frameRateCursor.lenientNumber()
+        } else {
+            notes.append(("frame-rate-assumed",
+                          "this 2012 resources.json records no frameRate; \(Int(frameRate)) fps is assumed, as its exporter wrote the rate only when it was not 30",
+                          .json(cursor.path)))
+        }
 
         var movies: [FlumpMovie] = []
         for movieCursor in try cursor.member("movies").array() {
-            movies.append(try movie(movieCursor, notes: &notes))
+            movies.append(try movie(movieCursor, era2012: era2012, notes: &notes))
         }
 
         var groups: [FlumpTextureGroup] = []
@@ -34,15 +43,15 @@ struct FlumpJSONReader {
                 guard scale > 0 else { throw groupCursor.error(at: "scaleFactor", "the scale factor must be positive") }
                 var atlases: [FlumpAtlas] = []
                 for atlasCursor in try groupCursor.member("atlases").array() {
-                    atlases.append(try atlas(atlasCursor, notes: &notes))
+                    atlases.append(try atlas(atlasCursor, era2012: false, notes: &notes))
                 }
                 groups.append(FlumpTextureGroup(scaleFactor: scale, atlases: atlases, location: .json(groupCursor.path)))
             }
         } else if let atlasesCursor = try cursor.optionalMember("atlases") {
-            shape = .json2013
+            shape = era2012 ? .json2012 : .json2013
             var atlases: [FlumpAtlas] = []
             for atlasCursor in try atlasesCursor.array() {
-                atlases.append(try atlas(atlasCursor, notes: &notes))
+                atlases.append(try atlas(atlasCursor, era2012: era2012, notes: &notes))
             }
             groups.append(FlumpTextureGroup(scaleFactor: 1, atlases: atlases, location: .json(atlasesCursor.path)))
         } else {
@@ -52,14 +61,28 @@ struct FlumpJSONReader {
             notes.append(("texture-format", "atlases are declared as \"\(try format.string())\"; only PNG atlases can be read",
                           .json(format.path)))
         }
-        return FlumpLibrary(shape: shape, frameRate: frameRate, frameRateLocation: .json(frameRateCursor.path),
+        return FlumpLibrary(shape: shape, frameRate: frameRate, frameRateLocation: .json(frameRateCursor?.path ?? cursor.path),
                             movies: movies, textureGroups: groups, notes: notes)
     }
 
-    private static func movie(_ cursor: JSONCursor, notes: inout [(code: String, message: String, location: FlumpLocation)])
+    /// The frame rate of a 2012 library that records none: its exporter (flump 0e4ab44, March 2012) left
+    /// `frameRate` out exactly when it was 30, and the files written before it had no rate at all.
+    static let defaultFrameRate2012 = 30.0
+
+    /// Whether the library is a 2012 `resources.json`: movies keyed by `symbol` (no `id`) beside top-level
+    /// `atlases`.
+    static func is2012Schema(_ cursor: JSONCursor) -> Bool {
+        guard !cursor.has("textureGroups"), cursor.has("atlases"),
+            case .array(let movies)? = cursor.value["movies"], case .object(let first)? = movies.first
+        else { return false }
+        return first["symbol"] != nil && first["id"] == nil
+    }
+
+    private static func movie(_ cursor: JSONCursor, era2012: Bool,
+                              notes: inout [(code: String, message: String, location: FlumpLocation)])
         throws(JSONSchemaError) -> FlumpMovie
     {
-        let id = try cursor.member("id").string()
+        let id = try cursor.member(era2012 ? "symbol" : "id").string()
         if let baseClass = try cursor.optionalMember("baseClass") {
             notes.append(("base-class-ignored",
                           "a movie's ActionScript base class (\(try baseClass.string())) has no meaning outside Flash",
@@ -69,7 +92,9 @@ struct FlumpJSONReader {
         for layerCursor in try cursor.member("layers").array() {
             var keyframes: [FlumpKeyframe] = []
             for keyframeCursor in try layerCursor.member("keyframes").array() {
-                keyframes.append(try keyframe(keyframeCursor))
+                // The earliest 2012 files have no `index`: a keyframe starts where the previous one ends.
+                let next = keyframes.last.map { $0.index + $0.duration } ?? 0
+                keyframes.append(era2012 ? try keyframe2012(keyframeCursor, index: next) : try keyframe(keyframeCursor))
             }
             let flipbook = try layerCursor.optionalMember("flipbook")?.bool() ?? false
             layers.append(FlumpLayer(
@@ -105,7 +130,53 @@ struct FlumpJSONReader {
         return keyframe
     }
 
-    private static func atlas(_ cursor: JSONCursor, notes: inout [(code: String, message: String, location: FlumpLocation)])
+    /// A keyframe of the 2012 schema: `index` optional, `loc`/`scale`/`pivot` as arrays or `"x,y"` text, `t` =
+    /// `[x, y, scaleX, scaleY, rotation]`, a single `rotation` in radians (no skew: Starling rotated the layer after
+    /// scaling it), no `tweened` (the runtime of the time tweened every keyframe but a layer's last).
+    private static func keyframe2012(_ cursor: JSONCursor, index: Int) throws(JSONSchemaError) -> FlumpKeyframe {
+        let refCursor = try cursor.optionalMember("ref")
+        let duration = try cursor.member("duration").lenientNumber()
+        guard duration == duration.rounded(), abs(duration) <= 100_000_000 else {
+            throw cursor.error(at: "duration", "a keyframe lasts a whole number of frames, found \(duration)")
+        }
+        var keyframe = FlumpKeyframe(
+            index: try cursor.optionalMember("index")?.integer() ?? index, duration: Int(duration),
+            ref: try refCursor?.string(), source: .json(cursor.path), refSource: .json(refCursor?.path ?? cursor.path))
+        var rotation = 0.0
+        if let t = try cursor.optionalMember("t") {
+            let values = try t.array().map { (c) throws(JSONSchemaError) in try c.lenientNumber() }
+            guard values.count == 5 else { throw t.error("expected [x, y, scaleX, scaleY, rotation], found \(values.count) values") }
+            keyframe.location = Vector2(x: values[0], y: values[1])
+            keyframe.scale = Vector2(x: values[2], y: values[3])
+            rotation = values[4]
+        }
+        if let value = try pair2012(cursor, "loc") { keyframe.location = value }
+        if let value = try pair2012(cursor, "scale") { keyframe.scale = value }
+        if let value = try pair2012(cursor, "pivot") { keyframe.pivot = value }
+        if let value = try cursor.optionalMember("rotation") { rotation = try value.lenientNumber() }
+        keyframe.skew = Vector2(x: rotation, y: rotation)
+        if let alpha = try cursor.optionalMember("alpha") { keyframe.alpha = try alpha.lenientNumber() }
+        if let visible = try cursor.optionalMember("visible") { keyframe.visible = try visible.bool() }
+        if let ease = try cursor.optionalMember("ease") { keyframe.ease = try ease.lenientNumber() }
+        if let label = try cursor.optionalMember("label") { keyframe.label = try label.string() }
+        return keyframe
+    }
+
+    /// A 2012 pair: `[x, y]`, or the `"x,y"` text the exporter wrote for a few days in March 2012.
+    private static func pair2012(_ cursor: JSONCursor, _ key: String) throws(JSONSchemaError) -> Vector2? {
+        guard let member = try cursor.optionalMember(key) else { return nil }
+        if case .string(let text) = member.value {
+            let parts = text.split(separator: ",", omittingEmptySubsequences: false).map { Double($0.filter { $0 != " " }) }
+            guard parts.count == 2, let x = parts[0], let y = parts[1], x.isFinite, y.isFinite else {
+                throw member.error("expected \"x,y\", found \"\(text)\"")
+            }
+            return Vector2(x: x, y: y)
+        }
+        return try pair(cursor, key)
+    }
+
+    private static func atlas(_ cursor: JSONCursor, era2012: Bool,
+                              notes: inout [(code: String, message: String, location: FlumpLocation)])
         throws(JSONSchemaError) -> FlumpAtlas
     {
         var textures: [FlumpTexture] = []
@@ -130,8 +201,10 @@ struct FlumpJSONReader {
                               "a texture's ActionScript base class (\(try baseClass.string())) has no meaning outside Flash",
                               .json(baseClass.path)))
             }
-            textures.append(FlumpTexture(symbol: try textureCursor.member("symbol").string(), rect: rect, origin: origin,
-                                         location: .json(textureCursor.path)))
+            // 2012 textures were keyed by `name` until April 2012.
+            let symbol = try (era2012 ? textureCursor.member(anyOf: ["symbol", "name"]) : textureCursor.member("symbol"))
+                .string()
+            textures.append(FlumpTexture(symbol: symbol, rect: rect, origin: origin, location: .json(textureCursor.path)))
         }
         let file = try cursor.member("file")
         return FlumpAtlas(file: try file.string(), textures: textures, location: .json(cursor.path),

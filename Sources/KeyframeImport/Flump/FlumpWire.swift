@@ -1,17 +1,22 @@
 import KeyframeJSON
 import KeyframeModel
 
-// Wire structures of a Flump library, shared by the three shapes it comes in: the current `library.json`
-// (`textureGroups`), the early-2013 JSON (top-level `atlases`, texture `offset`) and the XML export. The readers
+// Wire structures of a Flump library, shared by the shapes it comes in: the current `library.json`
+// (`textureGroups`), the early-2013 JSON (top-level `atlases`, texture `offset`), the 2012 `resources.json` (movies
+// keyed by `symbol`, a single `rotation`) and the XML export. The readers
 // (`FlumpJSONReader`, `FlumpXMLReader`) fill them with the source's own values and defaults; `FlumpImporter`
 // turns them into the model.
 
-/// Which of the three shapes a library was read from.
+/// Which shape a library was read from.
 enum FlumpShape: String, Sendable {
     /// The current JSON schema: `textureGroups[].atlases[].textures[] {symbol, rect, origin}`.
     case json
     /// The early-2013 JSON schema: top-level `atlases[].textures[] {symbol, rect, offset}` with `offset = −origin`.
     case json2013 = "json-2013"
+    /// The 2012 `resources.json` of Flump's first exporters (March–April 2012): movies keyed by `symbol`, keyframes
+    /// with a single `rotation` (radians) and, in the earliest files, no `index` or `[x, y, scaleX, scaleY,
+    /// rotation]` as `t`; textures keyed by `name` (later `symbol`) with `offset`; `frameRate` only when not 30.
+    case json2012 = "json-2012"
     /// The XML export: `<resources><movie><layer><kf …/>`, attribute values such as `loc="x,y"`.
     case xml
 }
