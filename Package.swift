@@ -47,7 +47,7 @@ let package = Package(
                 exclude: ["README.md"]),
         .target(name: "KeyframeVerify",
                 dependencies: ["KeyframeJSON", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
-        .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine"]),
+        .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframePNG"]),
         // `keyframe diff`: two versions of a document compared by structure and motion, reported as text, JSON or a
         // page with the frames side by side.
         .target(name: "KeyframeDiff",
@@ -89,7 +89,7 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
         // MARK: - Tests
-        .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster"],
+        .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster", "KeyframePNG"],
                 path: "Tests/KeyframeTestSupport"),
         // Every input surface as a function of bytes: called by the fuzzers (Fuzz/) and by KeyframeRobustnessTests,
         // which replays the committed fuzz findings and injects faults at the file-system edges.
@@ -125,7 +125,7 @@ let package = Package(
                     dependencies: ["keyframe", "KeyframeTestSupport", "KeyframePNG", "KeyframeRaster"]),
         .testTarget(name: "KeyframePreviewTests",
                     dependencies: ["KeyframePreview", "KeyframeEngine", "KeyframeImport", "KeyframeModel",
-                                   "KeyframeTestSupport"]),
+                                   "KeyframePNG", "KeyframeRaster", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeBenchmarksTests", dependencies: ["KeyframeBenchmarks"]),
         .testTarget(name: "KeyframeDiffTests",
                     dependencies: ["KeyframeDiff", "KeyframeModel", "KeyframeImport", "KeyframeRender", "KeyframeJSON",

@@ -1,4 +1,3 @@
-import Foundation
 import KeyframeJSON
 
 /// Builds the self-contained preview page: the frames (each distinct picture once, as `data:` URLs or as files
@@ -35,7 +34,9 @@ public struct PreviewPage: Sendable {
                 "height": .number(Double(clip.height)),
                 "numbers": .array(clip.frames.map { .number(Double($0.number)) }),
                 "seconds": .array(clip.frames.map { .number(NodeCurves.round($0.seconds)) }),
-                "images": .array(clip.frames.map { .number(Double($0.image)) }),
+                "layers": .array(clip.frames.map { frame in
+                    .array(frame.layers.map { .array([.number(Double($0.image)), .number(Double($0.x)), .number(Double($0.y))]) })
+                }),
                 "nodes": .array(clip.curves.map { node in
                     var members: [String: JSONValue] = [
                         "id": .string(node.id),
@@ -76,66 +77,62 @@ public struct PreviewPage: Sendable {
             }
             return .object(object)
         }
-        return .object(["title": .string(title), "clips": .array(clipList)])
+        var page: [String: JSONValue] = [
+            "title": .string(title), "clips": .array(clipList), "pictures": .number(Double(images.images.count)),
+        ]
+        if usesFiles {
+            // Files beside the page (`--frames-folder`): their paths; embedded pictures are blocks of their own.
+            page["sources"] = .array(images.references.map { .string($0 ?? "") })
+        }
+        return .object(page)
     }
 
-    /// Each picture as the page refers to it: a relative file path, or a `data:` URL of its PNG.
-    public var imageSources: [String] {
-        zip(images.images, images.references).map { bytes, reference in
-            reference ?? "data:image/png;base64," + Data(bytes).base64EncodedString()
-        }
-    }
+    /// Whether the pictures are files beside the page rather than embedded.
+    var usesFiles: Bool { !images.references.isEmpty && images.references.allSatisfy { $0 != nil } }
 
     /// The whole page. Deterministic: the same clips and images give the same bytes.
     public func html() -> String { String(decoding: htmlBytes(), as: UTF8.self) }
 
-    /// The whole page as UTF-8. The pictures go into their own JSON block, written directly (base64 needs no
-    /// escaping), so a page of many megabytes costs little more than encoding its pictures.
+    /// The whole page as UTF-8: the markup, the data block, the player's script, then each embedded picture as a
+    /// block of its own (base64 needs no escaping) followed by a one-line script announcing it, so the player draws
+    /// the frame it opens on as soon as that frame's pictures have arrived, while the rest of a large page is still
+    /// being read. A page of many megabytes costs little more than encoding its pictures.
     public func htmlBytes() -> [UInt8] {
-        // `</` cannot appear inside a data block, or it could end the script element early.
-        let json = String(decoding: JSONWriter.writeCompact(data), as: UTF8.self).replacingOccurrences(of: "</", with: "<\\/")
-        let usesFiles = images.references.contains { $0 != nil }
+        // No `<` inside a data block: it could end the script element early or swallow the scripts after it.
+        let json = HTMLEscape.scriptJSON(JSONWriter.writeCompact(data))
         let sources = usesFiles ? "data: 'self'" : "data:"
         let policy = "default-src 'none'; img-src \(sources); style-src 'unsafe-inline'; "
             + "script-src 'unsafe-inline'; connect-src 'none'; form-action 'none'; base-uri 'none'"
         var out: [UInt8] = []
-        out.reserveCapacity(images.byteCount * 4 / 3 + 64 * 1024 + json.utf8.count)
+        out.reserveCapacity(images.byteCount * 4 / 3 + 64 * 1024 + json.count + images.images.count * 100)
         out += Array("""
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
             <meta http-equiv="Content-Security-Policy" content="\(policy)">
             <meta name="viewport" content="width=device-width, initial-scale=1">
             <meta name="generator" content="keyframe preview">
-            <title>\(PreviewPage.escape(title)) — Keyframe preview</title>
+            <title>\(HTMLEscape.text(title)) — Keyframe preview</title>
             <style>\(PreviewPlayer.css)</style>
             </head><body>
             \(PreviewPlayer.body)
-            <script type="application/json" id="kf-data">\(json)</script>
-            <script type="application/json" id="kf-images">[
+            <script type="application/json" id="kf-data">
             """.utf8)
-        let prefix = Array("\"data:image/png;base64,".utf8)
-        for (index, (bytes, reference)) in zip(images.images, images.references).enumerated() {
-            if index > 0 { out += Array(",\n".utf8) }
-            if let reference {
-                out += JSONWriter.writeCompact(.string(reference.replacingOccurrences(of: "</", with: "<\\/")))
-            } else {
-                out += prefix
+        out += json
+        out += Array("""
+            </script>
+            <script>\(PreviewPlayer.script)</script>
+
+            """.utf8)
+        if !usesFiles {
+            let open = Array("<script type=\"text/plain\" class=\"kf-picture\">".utf8)
+            let close = Array("</script><script>keyframePreview.arrived()</script>\n".utf8)
+            for bytes in images.images {
+                out += open
                 Base64.append(bytes, to: &out)
-                out.append(UInt8(ascii: "\""))
+                out += close
             }
         }
-        out += Array("""
-            ]</script>
-            <script>\(PreviewPlayer.script)</script>
-            </body></html>
-
-            """.utf8)
+        out += Array("</body></html>\n".utf8)
         return out
-    }
-
-    /// Text made safe for HTML.
-    static func escape(_ text: String) -> String {
-        text.replacingOccurrences(of: "&", with: "&amp;").replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;").replacingOccurrences(of: "\"", with: "&quot;")
     }
 }

@@ -1,7 +1,12 @@
 /// The preview page's player: its style sheet, markup and script (plain JavaScript, no libraries, no network).
 ///
-/// The script reads the page's JSON data block, decodes every picture once, and draws the current frame into a
-/// canvas at one picture pixel per CSS pixel (zoom scales it without smoothing). Playing follows
+/// The script runs before the pictures are parsed: each picture block that arrives is announced to it, and the
+/// frame asked for (the first, or the one the URL names) is decoded and drawn as soon as its own pictures are
+/// there — not after every picture of the page — with a loading state until then. The other pictures are decoded
+/// in the background, a few at a time, and any frame the viewer asks for jumps the queue; playback waits for a
+/// frame that is not decoded yet instead of skipping it. A frame is drawn into a canvas as its layers (a key
+/// picture, then a patch over the rectangle it covers; ``PreviewFrameEncoder``) at one picture pixel per canvas
+/// pixel; the zoom (fit to the window by default, 1×, 2×, 4×) scales the canvas without smoothing. Playing follows
 /// `requestAnimationFrame` timestamps, so the clip plays at its frame rate whatever the display's; the shown
 /// frames' timestamps are kept in `keyframePreview.shown` for measuring dropped frames.
 enum PreviewPlayer {
@@ -10,7 +15,12 @@ enum PreviewPlayer {
         body{margin:0;padding:12px 16px}
         header{display:flex;gap:12px;align-items:center;flex-wrap:wrap;margin-bottom:8px}
         h1{font-size:16px;margin:0 12px 0 0}
-        #stage{display:inline-block;border:1px solid #c7c7cc;line-height:0;margin:0;padding:0}
+        #stage{display:inline-block;position:relative;border:1px solid #c7c7cc;line-height:0;margin:0;padding:0;min-width:160px;min-height:60px}
+        #loading{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;line-height:1.4;
+        font-size:13px;color:#333;background:rgba(245,245,247,.85);pointer-events:none}
+        #loading[hidden]{display:none}
+        #stage.waiting #view{opacity:.55}
+        #progress{color:#666;font-size:12px;font-variant-numeric:tabular-nums}
         #stage.checker{background:repeating-conic-gradient(#d0d0d4 0 25%,#fff 0 50%) 0 0/16px 16px}
         #view{display:block;image-rendering:pixelated}
         #controls{display:flex;gap:6px;align-items:center;flex-wrap:wrap;margin:8px 0}
@@ -25,11 +35,12 @@ enum PreviewPlayer {
     static let body = #"""
         <header><h1 id="title"></h1>
         <label>clip <select id="clip"></select></label>
-        <label>zoom <select id="zoom"><option value="1">1×</option><option value="2">2×</option><option value="4">4×</option><option value="fit">fit</option></select></label>
+        <label>zoom <select id="zoom"><option value="fit" selected>fit</option><option value="1">1×</option><option value="2">2×</option><option value="4">4×</option></select></label>
         <label>background <select id="bg"><option value="checker">checkerboard</option><option value="color">colour</option></select></label>
         <input type="color" id="bgcolor" value="#ffffff" title="background colour">
+        <span id="progress" role="status"></span>
         </header>
-        <div id="stage" class="checker"><canvas id="view" width="1" height="1"></canvas></div>
+        <div id="stage" class="checker"><canvas id="view" width="1" height="1"></canvas><div id="loading" role="status">Loading…</div></div>
         <input type="range" id="scrubber" min="0" max="0" step="1" value="0" aria-label="frame">
         <div id="controls">
         <button id="first" title="first frame (Home)">|«</button>
@@ -54,15 +65,51 @@ enum PreviewPlayer {
           const data = JSON.parse(document.getElementById("kf-data").textContent);
           const $ = (id) => document.getElementById(id);
           const view = $("view"), ctx = view.getContext("2d"), scrubber = $("scrubber");
-          const state = { clip: 0, index: 0, playing: false, position: 0, last: null };
+          const state = { clip: 0, index: 0, playing: false, position: 0, last: null, drawn: null };
           const shown = [];
-          const api = { ready: false, shown, state, data };
+          const api = { ready: false, shown, state, data, firstFrameAt: null, decodedAtFirstFrame: null };
           window.keyframePreview = api;
           $("title").textContent = data.title;
           document.title = data.title + " — Keyframe preview";
 
-          const sources = JSON.parse(document.getElementById("kf-images").textContent);
-          const images = sources.map((src) => { const img = new Image(); img.src = src; return img; });
+          // ---- pictures: announced as their blocks arrive, decoded on demand and in the background ----
+          const total = data.pictures;
+          const pictures = new Array(total).fill(null);
+          const blocks = document.getElementsByClassName("kf-picture");  // live: grows while the page is parsed
+          let arrived = data.sources ? total : 0, decoded = 0, busy = 0, queued = 0;
+          function source(i) { return data.sources ? data.sources[i] : "data:image/png;base64," + blocks[i].textContent; }
+          function request(i) {
+            if (pictures[i]) return;
+            if (i >= arrived) return;
+            const img = new Image(), entry = { img, ready: false };
+            pictures[i] = entry;
+            busy++;
+            img.src = source(i);
+            img.decode().catch(() => {}).then(() => {
+              entry.ready = true; decoded++; busy--;
+              progress(); pump();
+              if (!isDrawn()) draw();
+            });
+          }
+          // Background decoding in page order, two at a time; what the viewer asks for is requested directly.
+          function pump() {
+            while (busy < 2 && queued < arrived) { if (!pictures[queued]) request(queued); queued++; }
+          }
+          function frameReady(c, k) { return c.layers[k].every((l) => pictures[l[0]] && pictures[l[0]].ready); }
+          function requestFrame(c, k) { for (const l of c.layers[k]) request(l[0]); }
+          function progress() {
+            const text = decoded < total ? "pictures " + decoded + " / " + total + " decoded" : "";
+            $("progress").textContent = text;
+            if (!api.ready) $("loading").textContent = "Loading… " + decoded + " / " + total + " pictures";
+          }
+          api.arrived = () => {
+            if (!data.sources) arrived = blocks.length;
+            pump();
+            if (!isDrawn()) draw();
+          };
+          Object.defineProperty(api, "decoded", { get: () => decoded });
+          api.pictures = pictures;
+
           data.clips.forEach((clip, i) => {
             const option = document.createElement("option");
             option.value = String(i); option.textContent = clip.name; $("clip").appendChild(option);
@@ -72,34 +119,70 @@ enum PreviewPlayer {
 
           function applyZoom() {
             const c = clip(), zoom = $("zoom").value;
-            let scale = zoom === "fit" ? Math.min((window.innerWidth - 40) / c.width, (window.innerHeight * 0.6) / c.height) : Number(zoom);
+            // Fit: the whole frame in the window (never enlarged), leaving room for the controls below it.
+            let scale = zoom === "fit"
+              ? Math.min(1, (document.documentElement.clientWidth - 40) / c.width, (window.innerHeight * 0.62) / c.height)
+              : Number(zoom);
             if (!(scale > 0)) scale = 1;
-            view.style.width = Math.round(c.width * scale) + "px";
-            view.style.height = Math.round(c.height * scale) + "px";
+            view.style.width = Math.max(1, Math.round(c.width * scale)) + "px";
+            view.style.height = Math.max(1, Math.round(c.height * scale)) + "px";
+          }
+
+          // A frame's layers into a 2D context: cleared, the first layer drawn, each later one replacing its rectangle.
+          function compose(context, c, k) {
+            context.clearRect(0, 0, c.width, c.height);
+            c.layers[k].forEach((l, n) => {
+              const img = pictures[l[0]].img;
+              if (n > 0) context.clearRect(l[1], l[2], img.naturalWidth, img.naturalHeight);
+              context.drawImage(img, l[1], l[2]);
+            });
+          }
+          let scratch = null;
+          function isDrawn() {
+            const d = state.drawn;
+            return d !== null && d.clip === state.clip && d.index === state.index && d.onion === $("onion").checked;
           }
 
           function draw() {
             const c = clip(), n = count();
             if (view.width !== c.width || view.height !== c.height) { view.width = c.width; view.height = c.height; applyZoom(); }
-            ctx.clearRect(0, 0, c.width, c.height);
-            ctx.imageSmoothingEnabled = false;
-            ctx.globalAlpha = 1;
-            ctx.drawImage(images[c.images[state.index]], 0, 0);
-            if ($("onion").checked) {
-              // The neighbours over the current frame at 30 %, so they show on opaque frames too.
-              ctx.globalAlpha = 0.3;
-              for (const k of [state.index - 1, state.index + 1]) {
-                if (k >= 0 && k < n) ctx.drawImage(images[c.images[k]], 0, 0);
-              }
-              ctx.globalAlpha = 1;
-            }
             scrubber.max = String(n - 1);
             scrubber.value = String(state.index);
-            $("readout").textContent = "frame " + c.numbers[state.index] + " (" + (state.index + 1) + "/" + n + ") · "
+            const readout = "frame " + c.numbers[state.index] + " (" + (state.index + 1) + "/" + n + ") · "
               + c.seconds[state.index].toFixed(3) + " s @ " + c.fps + " fps";
+            updatePlayheads();
+            const onion = $("onion").checked ? [state.index - 1, state.index + 1].filter((k) => k >= 0 && k < n) : [];
+            for (const k of [state.index].concat(onion)) requestFrame(c, k);
+            if (![state.index].concat(onion).every((k) => frameReady(c, k))) {
+              $("stage").classList.add("waiting");
+              $("readout").textContent = readout + " · loading";
+              return;
+            }
+            $("stage").classList.remove("waiting");
+            ctx.imageSmoothingEnabled = false;
+            ctx.globalAlpha = 1;
+            compose(ctx, c, state.index);
+            if (onion.length) {
+              // The neighbours over the current frame at 30 %, so they show on opaque frames too.
+              if (!scratch) scratch = document.createElement("canvas");
+              scratch.width = c.width; scratch.height = c.height;
+              const other = scratch.getContext("2d");
+              other.imageSmoothingEnabled = false;
+              ctx.globalAlpha = 0.3;
+              for (const k of onion) { compose(other, c, k); ctx.drawImage(scratch, 0, 0); }
+              ctx.globalAlpha = 1;
+            }
+            $("readout").textContent = readout;
             view.dataset.frame = String(c.numbers[state.index]);
             view.dataset.clip = c.name;
-            updatePlayheads();
+            state.drawn = { clip: state.clip, index: state.index, onion: $("onion").checked };
+            if (!api.ready) {
+              api.ready = true;
+              api.firstFrameAt = performance.now();
+              api.decodedAtFirstFrame = decoded;
+              $("loading").hidden = true;
+              document.body.dataset.ready = "1";
+            }
           }
 
           function show(index, fromPlayback) {
@@ -135,6 +218,7 @@ enum PreviewPlayer {
             if (!state.playing) return;
             const c = clip(), n = count();
             const first = state.last === null;
+            const before = state.position;
             if (!first) {
               const speed = Number($("speed").value) || 1;
               const direction = $("reverse").checked ? -1 : 1;
@@ -150,6 +234,13 @@ enum PreviewPlayer {
               } else {
                 index = index >= n ? n - 1 : 0; show(index); pause(); return;
               }
+            }
+            if (index !== state.index && !frameReady(c, index)) {
+              // Not decoded yet: wait on the current frame (the clock stands still) rather than skip it.
+              requestFrame(c, index);
+              state.position = before;
+              requestAnimationFrame(tick);
+              return;
             }
             if (index !== state.index || first) {
               show(index, true);
@@ -321,16 +412,15 @@ enum PreviewPlayer {
             else if (e.key === "Home") { e.preventDefault(); pause(); show(0); setHash(); }
             else if (e.key === "End") { e.preventDefault(); pause(); show(count() - 1); setHash(); }
           });
-          api.images = images;
           api.play = play; api.pause = pause; api.show = show; api.selectClip = selectClip;
+          api.isDrawn = isDrawn;
           api.current = () => ({ clip: clip().name, index: state.index, frame: clip().numbers[state.index], playing: state.playing });
 
-          Promise.all(images.map((img) => img.decode().catch(() => {}))).then(() => {
-            selectClip(0);
-            readHash();
-            api.ready = true;
-            document.body.dataset.ready = "1";
-          });
+          // The frame asked for is chosen now, before any picture has arrived; it is drawn as soon as its own are.
+          progress();
+          selectClip(0);
+          readHash();
+          if (data.sources) api.arrived();
         })();
         """#
 }

@@ -67,15 +67,56 @@ final class ChromiumSession {
         pid = child
         commands = toChrome[1]
         replies = fromChrome[0]
-        let target = try send("Target.createTarget", ["url": "about:blank"], browser: true)
-        guard let targetID = target["targetId"] as? String else { throw Failure(description: "no target: \(target)") }
+        try openPage(width: width, height: height)
+    }
+
+    private var target: String?
+
+    /// Replaces the attached page with a fresh one of `width` × `height` CSS pixels (its own history, scripts and
+    /// virtual-time policy), so the tests of a class can share one browser.
+    func openPage(width: Int, height: Int) throws {
+        if let target {
+            _ = try? send("Target.closeTarget", ["targetId": target], browser: true)
+            self.target = nil
+        }
+        let created = try send("Target.createTarget", ["url": "about:blank"], browser: true)
+        guard let targetID = created["targetId"] as? String else { throw Failure(description: "no target: \(created)") }
+        target = targetID
         let attached = try send("Target.attachToTarget", ["targetId": targetID, "flatten": true], browser: true)
         guard let sessionID = attached["sessionId"] as? String else { throw Failure(description: "not attached") }
         session = sessionID
+        events.removeAll()
         _ = try send("Network.enable")
         _ = try send("Page.enable")
         _ = try send("Emulation.setDeviceMetricsOverride",
                      ["width": width, "height": height, "deviceScaleFactor": 1, "mobile": false])
+    }
+
+    /// Waits for the next event named `method` (one already received counts) and returns its parameters.
+    @discardableResult
+    func waitForEvent(_ method: String, timeout: Double = 60) throws -> [String: Any] {
+        if let index = events.firstIndex(where: { $0.method == method }) { return events.remove(at: index).params }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let message = try readMessage(until: deadline, waitingFor: method)
+            guard let event = message["method"] as? String else { continue }
+            let params = message["params"] as? [String: Any] ?? [:]
+            if event == method { return params }
+            events.append((event, params))
+        }
+    }
+
+    /// Opens `url` on a virtual clock: time stands still until the page's document is committed, then runs only
+    /// while no fetch is pending (so neither reading the file nor this machine's load counts), and stops after
+    /// `budget` milliseconds of the page's own time. Returns once the budget is spent; the page is then frozen in
+    /// that state for inspection.
+    func navigate(_ url: String, virtualTimeBudget budget: Double) throws {
+        events.removeAll { $0.method == "Page.frameNavigated" || $0.method == "Emulation.virtualTimeBudgetExpired" }
+        _ = try send("Emulation.setVirtualTimePolicy", ["policy": "pause"])
+        _ = try send("Page.navigate", ["url": url])
+        try waitForEvent("Page.frameNavigated")
+        _ = try send("Emulation.setVirtualTimePolicy", ["policy": "pauseIfNetworkFetchesPending", "budget": budget])
+        try waitForEvent("Emulation.virtualTimeBudgetExpired", timeout: 120)
     }
 
     deinit { close() }

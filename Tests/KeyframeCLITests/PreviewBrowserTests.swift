@@ -11,18 +11,34 @@ import XCTest
 final class PreviewBrowserTests: XCTestCase {
     var walker: String { TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path }
 
-    /// Chromium, or a skip that says why the test cannot run.
-    func browser() throws -> String {
-        guard let chromium = ChromiumSession.executable() else {
+    /// The class's one browser, started by its first test and closed after the last.
+    nonisolated(unsafe) static var shared: ChromiumSession?
+
+    override class func tearDown() {
+        shared?.close()
+        shared = nil
+        super.tearDown()
+    }
+
+    /// A fresh page of `width` × `height` in the class's browser, or a skip that says why the test cannot run.
+    func browser(width: Int = 1000, height: Int = 900) throws -> ChromiumSession {
+        guard let executable = ChromiumSession.executable() else {
             throw XCTSkip("chromium is not installed (Scripts/ensure-deps.sh installs it: apt-get install chromium); "
                           + "the preview's browser tests cannot run")
         }
-        return chromium
+        if let browser = Self.shared {
+            try browser.openPage(width: width, height: height)
+            return browser
+        }
+        let browser = try ChromiumSession(executable: executable, width: width, height: height)
+        Self.shared = browser
+        return browser
     }
 
-    /// Compares the canvas on screen with a frame `render` wrote; returns the comparison.
+    /// Compares the canvas on screen, once the frame asked for is drawn, with a frame `render` wrote.
     func assertScreenShows(_ chromium: ChromiumSession, _ framePath: String, _ message: String,
                            file: StaticString = #filePath, line: UInt = #line) throws {
+        try chromium.wait(for: "keyframePreview.isDrawn()")
         let rect = try chromium.rect(of: "view")
         let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width,
                                                               height: rect.height))
@@ -43,7 +59,7 @@ final class PreviewBrowserTests: XCTestCase {
     }
 
     func testPageShowsRenderedFramesAndControlsLandOnTheRightFrame() throws {
-        let executable = try browser()
+        let chromium = try browser(width: 1000, height: 900)
         let root = try TestPaths.temporaryFolder("preview-browser")
         defer { try? FileManager.default.removeItem(at: root) }
         let frames = root.appendingPathComponent("frames")
@@ -56,8 +72,6 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertEqual(preview.status, 0, preview.stderr)
         XCTAssertTrue(preview.stdout.contains("2 clip(s), 48 frame(s)"), preview.stdout)
 
-        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
-        defer { chromium.close() }
         let url = page.absoluteURL.absoluteString
         try chromium.navigate(url + "#frame=5&clip=walk")
         try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
@@ -114,6 +128,7 @@ final class PreviewBrowserTests: XCTestCase {
                 blended.pixels[i] = UInt8((Double(blended.pixels[i]) * 0.7 + Double(neighbour.pixels[i]) * 0.3).rounded())
             }
         }
+        try chromium.wait(for: "keyframePreview.isDrawn()")
         let rect = try chromium.rect(of: "view")
         let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height))
         let onionComparison = BitmapComparison.compare(shot, blended, tolerance: 3)
@@ -179,9 +194,59 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertTrue(chromium.requestedURLs.contains("http://127.0.0.1:9/probe.png"), "\(chromium.requestedURLs)")
     }
 
+    /// A corpus character of 80 frames (DragonBones' dragon standing, 330 × 401): on a virtual clock that runs only
+    /// while nothing is being fetched, its first frame is on screen — render's frame 0, pixel for pixel — within the
+    /// page's first second, drawn while most pictures are still undecoded, with the loading state gone. (The dragon
+    /// breathes with its whole body, so its pictures are barely smaller than its distinct frames; they must not be
+    /// larger.)
+    func testCorpusExportShowsItsFirstFrameWithinOneSecond() throws {
+        let dragon = try XCTUnwrap(try TestPaths.corpus("dragonbones").first { $0.lastPathComponent == "db2.3-dragon-flash" })
+        let chromium = try browser(width: 1000, height: 900)
+        let root = try TestPaths.temporaryFolder("preview-browser-corpus")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let frames = root.appendingPathComponent("frames")
+        let page = root.appendingPathComponent("dragon.html")
+        let options = ["--clip", "dragonBoy/stand", "--background", "#2a2a2a", "--quiet"]
+        XCTAssertEqual(try CLIRunner.run(["render", dragon.path, "-o", frames.path] + options).status, 0)
+        let preview = try CLIRunner.run(["preview", dragon.path, "-o", page.path] + options)
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: frames.path).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(files.count, 80)
+        // The page's pictures against its distinct frames whole (what it embedded before keys and patches).
+        var distinct: [Data: Int] = [:]
+        for name in files { let bytes = try Data(contentsOf: frames.appendingPathComponent(name)); distinct[bytes] = bytes.count }
+        let whole = distinct.values.reduce(0, +)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let blocks = html.components(separatedBy: "<script type=\"text/plain\" class=\"kf-picture\">").dropFirst()
+        let stored = blocks.map { Data(base64Encoded: String($0.prefix { $0 != "<" }))?.count ?? 0 }.reduce(0, +)
+        XCTAssertGreaterThan(stored, 0)
+        XCTAssertLessThanOrEqual(stored, whole, "pictures \(stored) bytes, the distinct frames alone \(whole)")
+
+        try chromium.navigate(page.absoluteURL.absoluteString, virtualTimeBudget: 1000)
+        let state = try XCTUnwrap(chromium.evaluate("""
+            [keyframePreview.ready, keyframePreview.firstFrameAt, keyframePreview.decodedAtFirstFrame,
+             keyframePreview.data.pictures, document.getElementById('loading').hidden, keyframePreview.current().frame]
+            """) as? [Any])
+        XCTAssertEqual(state[0] as? Bool, true, "no frame on screen after the first second: \(state)")
+        XCTAssertLessThanOrEqual((state[1] as? NSNumber)?.doubleValue ?? .infinity, 1000)
+        let pictures = (state[3] as? NSNumber)?.intValue ?? 0
+        XCTAssertGreaterThan(pictures, 10)
+        XCTAssertLessThan((state[2] as? NSNumber)?.intValue ?? .max, pictures / 2,
+                          "the first frame waited for the other frames' pictures")
+        XCTAssertEqual(state[4] as? Bool, true, "the loading state is still shown")
+        XCTAssertEqual((state[5] as? NSNumber)?.intValue, 0)
+        // The canvas holds render's frame 0 exactly (its own pixels, whatever the zoom), and it is what is on screen.
+        let canvas = try XCTUnwrap(chromium.evaluate("document.getElementById('view').toDataURL('image/png')") as? String)
+        let drawn = try PNGDecoder().decode([UInt8](try XCTUnwrap(Data(base64Encoded: String(canvas.dropFirst("data:image/png;base64,".count))))))
+        let expected = try PNGDecoder().decode(contentsOf: frames.appendingPathComponent("dragonBoy_stand-0000.png").path)
+        let comparison = BitmapComparison.compare(drawn, expected, tolerance: 0)
+        XCTAssertTrue(comparison.matches, "canvas: \(comparison.summary)")
+        try assertScreenShows(chromium, frames.appendingPathComponent("dragonBoy_stand-0000.png").path, "first frame")
+    }
+
     /// With --frames-folder the page loads its frames from files beside it, still without any network request.
     func testFramesFolderPageLoadsItsFrames() throws {
-        let executable = try browser()
+        let chromium = try browser(width: 900, height: 800)
         let root = try TestPaths.temporaryFolder("preview-browser-folder")
         defer { try? FileManager.default.removeItem(at: root) }
         let page = root.appendingPathComponent("site/spinner.html")
@@ -189,12 +254,10 @@ final class PreviewBrowserTests: XCTestCase {
         let result = try CLIRunner.run(["preview", TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path,
                                         "-o", page.path, "--frames-folder", frames.path, "--background", "#ffffff"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let chromium = try ChromiumSession(executable: executable, width: 900, height: 800)
-        defer { chromium.close() }
         try chromium.navigate(page.absoluteURL.absoluteString + "#frame=9")
-        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.decoded === keyframePreview.data.pictures")
         XCTAssertEqual(try chromium.evaluate(
-            "keyframePreview.images.every(i => i.complete && i.naturalWidth === 160)") as? Bool, true,
+            "keyframePreview.pictures.every(p => p.img.complete && p.img.naturalWidth === 160)") as? Bool, true,
             "every frame file loaded (the spinner's stage is 160×160)")
         try assertScreenShows(chromium, frames.appendingPathComponent("spinner-0009.png").path, "frames folder #frame=9")
         XCTAssertEqual(chromium.requestedURLs.filter { !$0.hasPrefix("file:") && !$0.hasPrefix("data:") }, [])
@@ -209,7 +272,7 @@ final class PreviewBrowserTests: XCTestCase {
         guard ProcessInfo.processInfo.environment["KEYFRAME_BENCH"] != nil else {
             throw XCTSkip("benchmark: set KEYFRAME_BENCH=1 to measure preview playback in Chromium")
         }
-        let executable = try browser()
+        let chromium = try browser(width: 1000, height: 900)
         let root = try TestPaths.temporaryFolder("preview-browser-bench")
         defer { try? FileManager.default.removeItem(at: root) }
         let page = root.appendingPathComponent("walker60.html")
@@ -217,10 +280,8 @@ final class PreviewBrowserTests: XCTestCase {
         let result = try CLIRunner.run(["preview", walker, "-o", page.path, "--clip", "walk", "--fps", "60",
                                         "--size", size])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
-        defer { chromium.close() }
         try chromium.navigate(page.absoluteURL.absoluteString)
-        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.decoded === keyframePreview.data.pictures")
         let seconds = 5.0
         try chromium.evaluate("""
             (async () => {
