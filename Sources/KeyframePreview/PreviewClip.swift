@@ -39,6 +39,8 @@ public struct PreviewClip: Sendable {
 
     /// The clip's or script's name.
     public var name: String
+    /// The name of the composition the clip plays, as the source names it (the timeline's first group).
+    public var composition: String = ""
     /// The output frame rate.
     public var fps: Double
     /// The frame size in pixels.

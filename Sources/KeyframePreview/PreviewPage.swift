@@ -29,6 +29,7 @@ public struct PreviewPage: Sendable {
         let clipList: [JSONValue] = clips.map { clip in
             var object: [String: JSONValue] = [
                 "name": .string(clip.name),
+                "composition": .string(clip.composition),
                 "fps": .number(clip.fps),
                 "width": .number(Double(clip.width)),
                 "height": .number(Double(clip.height)),
@@ -43,12 +44,15 @@ public struct PreviewPage: Sendable {
                         "name": .string(node.name),
                         "kind": .string(node.kind),
                         "animated": .bool(node.isAnimated),
+                        "parent": node.parent.map { .string($0) } ?? .null,
                         "curves": .array(node.curves.map { curve in
                             .object([
                                 "name": .string(curve.name),
                                 "times": .array(curve.times.map { .number($0) }),
                                 "values": .array(curve.values.map { $0.map { .number($0) } ?? .null }),
-                                "keys": .array(curve.keys.map { .array([.number($0.seconds), .number($0.value)]) }),
+                                "keys": .array(curve.keys.map {
+                                    .array([.number($0.seconds), .number($0.value), .number(Double($0.segment.rawValue))])
+                                }),
                             ])
                         }),
                     ]

@@ -15,7 +15,7 @@ enum PreviewPlayer {
         body{margin:0;padding:12px 16px}
         header{display:flex;gap:12px;align-items:center;flex-wrap:wrap;margin-bottom:8px}
         h1{font-size:16px;margin:0 12px 0 0}
-        #stage{display:inline-block;position:relative;border:1px solid #c7c7cc;line-height:0;margin:0;padding:0;min-width:160px;min-height:60px}
+        #stage{display:inline-block;position:relative;border:1px solid #c7c7cc;line-height:0;margin:0;padding:0}
         #loading{position:absolute;inset:0;display:flex;align-items:center;justify-content:center;line-height:1.4;
         font-size:13px;color:#333;background:rgba(245,245,247,.85);pointer-events:none}
         #loading[hidden]{display:none}
@@ -28,8 +28,22 @@ enum PreviewPlayer {
         #scrubber{width:min(640px,90vw);display:block;margin:6px 0}
         #readout{font-variant-numeric:tabular-nums;min-width:220px}
         section{margin-top:14px} h2{font-size:14px;margin:4px 0}
-        svg text{font:11px system-ui,sans-serif;fill:#555}
+        svg text{font:11px system-ui,sans-serif;fill:#555} svg text.readout{fill:#1d1d1f;font-weight:600}
         .help{color:#666;font-size:12px}
+        #timeline{position:relative;border:1px solid #d1d1d6;background:#fff;max-height:420px;overflow:auto;outline:none}
+        .tl-row,.tl-ruler{display:flex;align-items:stretch;height:20px;border-bottom:1px solid #f0f0f3;cursor:pointer}
+        .tl-ruler{position:sticky;top:0;z-index:2;background:#fafafa;border-bottom:1px solid #d1d1d6;height:22px}
+        .tl-label{flex:0 0 220px;width:220px;overflow:hidden;white-space:nowrap;text-overflow:ellipsis;font-size:12px;
+        line-height:20px;padding-right:6px;box-sizing:border-box;border-right:1px solid #e5e5ea}
+        .tl-label .kind{color:#8e8e93;font-size:11px;margin-left:4px}
+        .tl-group{font-size:12px;font-weight:600;padding:3px 6px;background:#f2f2f7;border-bottom:1px solid #e5e5ea}
+        .tl-row[aria-selected=true]{background:#e3eefc}
+        .tl-row:focus{outline:2px solid #0a64d8;outline-offset:-2px}
+        .tl-track{display:block;flex:0 0 auto}
+        #tl-playhead{position:absolute;top:0;width:1px;background:#e00;pointer-events:none;z-index:3}
+        .key-mark{color:#1d1d1f}
+        .seg{display:inline-block;width:18px;vertical-align:middle}
+        .seg.linear{height:4px;background:#6aa0e8} .seg.eased{height:6px;background:#9b6ad8} .seg.hold{border-top:1px dashed #aaa}
         """#
 
     static let body = #"""
@@ -54,9 +68,12 @@ enum PreviewPlayer {
         <label><input type="checkbox" id="onion"> onion skin</label>
         <span id="readout"></span>
         </div>
-        <section id="curvesSection"><h2>Curves <select id="node"></select></h2><div id="curves"></div></section>
+        <section id="timelineSection"><h2>Timeline</h2>
+        <div id="timeline" role="listbox" aria-label="timeline: one row per node; click or drag to seek; ↑/↓ choose a node; Shift+←/→ its previous or next keyframe"></div>
+        <p class="help"><span class="key-mark">◆</span> keyframe · <span class="seg linear"></span> linear · <span class="seg eased"></span> eased · <span class="seg hold"></span> held. Click or drag a row or the ruler to seek; ↑/↓ choose a node, Shift+←/→ jump to its previous or next keyframe.</p></section>
+        <section id="curvesSection"><h2>Curves of <span id="curvesOf"></span></h2><div id="curves"></div></section>
         <section id="scriptSection" hidden><h2>Animators: fraction complete</h2><div id="script"></div></section>
-        <p class="help">Keys: space play/pause · ←/→ step · Home/End first/last. Link to a frame: #frame=N&amp;clip=NAME.</p>
+        <p class="help">Keys: space play/pause · ←/→ step · Home/End first/last · in the timeline ↑/↓ node, Shift+←/→ keyframe. Link to a frame: #frame=N&amp;clip=NAME.</p>
         """#
 
     static let script = #"""
@@ -65,7 +82,7 @@ enum PreviewPlayer {
           const data = JSON.parse(document.getElementById("kf-data").textContent);
           const $ = (id) => document.getElementById(id);
           const view = $("view"), ctx = view.getContext("2d"), scrubber = $("scrubber");
-          const state = { clip: 0, index: 0, playing: false, position: 0, last: null, drawn: null };
+          const state = { clip: 0, index: 0, playing: false, position: 0, last: null, drawn: null, node: null };
           const shown = [];
           const api = { ready: false, shown, state, data, firstFrameAt: null, decodedAtFirstFrame: null };
           window.keyframePreview = api;
@@ -260,7 +277,7 @@ enum PreviewPlayer {
             if (parent) parent.appendChild(e);
             return e;
           }
-          function graph(container, title, series, duration, fixedRange, marks) {
+          function graph(container, title, series, duration, fixedRange, marks, unit) {
             const W = 640, H = 150, L = 56, R = 10, T = 16, B = 20;
             let lo = Infinity, hi = -Infinity;
             for (const s of series) for (const v of s.values) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
@@ -298,7 +315,9 @@ enum PreviewPlayer {
               el("text", { x: W - R - 4, y: T + 12 + i * 12, "text-anchor": "end", fill: colour }, svg).textContent = s.name;
             });
             const head = el("line", { y1: T, y2: H - B, stroke: "#e00", "stroke-width": 1 }, svg);
-            playheads.push({ head, x });
+            // The value at the playhead, above the plot on the right.
+            const readout = marks ? null : el("text", { x: W - R, y: 11, "text-anchor": "end", class: "readout" }, svg);
+            playheads.push({ head, x, series, readout, unit: unit || "" });
           }
           function clipDuration(c) {
             const last = c.seconds[c.seconds.length - 1] || 0;
@@ -306,37 +325,165 @@ enum PreviewPlayer {
             for (const node of c.nodes) for (const cv of node.curves) d = Math.max(d, cv.times[cv.times.length - 1] || 0);
             return d;
           }
+          // ---- the timeline: one row per node, grouped by composition; keyframe ticks and eased segments ----
+          const LABEL = 220;
+          let trackWidth = 600, rows = [];
+          function nodeOrder(c) {
+            // Tree order within each group (the clip's composition, then each nested instance), as the data lists them.
+            return c.nodes.map((n, i) => i);
+          }
+          function groupOf(node, c) {
+            return node.nested ? node.nested.instances.join(" › ") + " › " + node.nested.composition : c.composition;
+          }
+          function depthOf(node, byId) {
+            let depth = 0, p = node.parent;
+            while (p && byId[p] && depth < 32) { depth++; p = byId[p].parent; }
+            return depth;
+          }
+          // Every keyframe time of a node with how it leaves it: 0 hold, 1 linear, 2 eased (the strongest of its tracks).
+          function keyTimes(node) {
+            const map = new Map();
+            for (const cv of node.curves) for (const k of cv.keys) map.set(k[0], Math.max(map.get(k[0]) ?? 0, k[2] ?? 0));
+            return [...map.entries()].sort((a, b) => a[0] - b[0]);
+          }
+          function seekToX(x) {
+            const c = clip(), d = clipDuration(c);
+            const t = Math.max(0, Math.min(d, (x / trackWidth) * d));
+            // Frame k lasts from k/fps to (k+1)/fps: the frame whose time the point falls in.
+            let k = 0;
+            for (let i = 0; i < c.seconds.length; i++) if (c.seconds[i] <= t + 1e-9) k = i;
+            pause(); show(k); setHash();
+          }
+          function attachSeeking(track) {
+            track.addEventListener("pointerdown", (e) => {
+              e.preventDefault();
+              track.setPointerCapture(e.pointerId);
+              const left = track.getBoundingClientRect().left;
+              seekToX(e.clientX - left);
+              const move = (m) => seekToX(m.clientX - left);
+              const up = () => { track.removeEventListener("pointermove", move); track.removeEventListener("pointerup", up); };
+              track.addEventListener("pointermove", move);
+              track.addEventListener("pointerup", up);
+            });
+          }
+          function buildTimeline() {
+            const c = clip(), box = $("timeline"), d = clipDuration(c);
+            box.textContent = "";
+            rows = [];
+            $("timelineSection").hidden = c.nodes.length === 0;
+            trackWidth = Math.max(240, Math.min(960, (box.clientWidth || 860) - LABEL - 18));
+            const x = (t) => (d > 0 ? t / d : 0) * trackWidth;
+            // The ruler: a tick per frame (labelled every few), usable to seek like any row.
+            const ruler = document.createElement("div"); ruler.className = "tl-ruler";
+            const rl = document.createElement("div"); rl.className = "tl-label"; rl.textContent = "frame";
+            const rs = el("svg", { class: "tl-track", width: trackWidth, height: 22 });
+            const every = Math.max(1, Math.ceil(c.numbers.length / (trackWidth / 36)));
+            c.seconds.forEach((t, k) => {
+              const long = k % every === 0;
+              el("line", { x1: x(t), x2: x(t), y1: long ? 12 : 17, y2: 22, stroke: "#999" }, rs);
+              if (long) el("text", { x: x(t) + 2, y: 10 }, rs).textContent = String(c.numbers[k]);
+            });
+            attachSeeking(rs);
+            ruler.append(rl, rs); box.appendChild(ruler);
+            const byId = {};
+            for (const n of c.nodes) byId[n.id] = n;
+            let group = null;
+            for (const i of nodeOrder(c)) {
+              const node = c.nodes[i];
+              const g = groupOf(node, c);
+              if (g !== group) {
+                group = g;
+                const header = document.createElement("div"); header.className = "tl-group"; header.textContent = g;
+                box.appendChild(header);
+              }
+              const row = document.createElement("div");
+              row.className = "tl-row"; row.setAttribute("role", "option"); row.tabIndex = -1;
+              row.dataset.node = String(i); row.id = "tl-row-" + i;
+              row.setAttribute("aria-selected", "false");
+              const label = document.createElement("div"); label.className = "tl-label";
+              label.style.paddingLeft = 6 + depthOf(node, byId) * 12 + "px";
+              label.textContent = node.name;
+              const kind = document.createElement("span"); kind.className = "kind"; kind.textContent = node.kind;
+              label.appendChild(kind);
+              label.title = g + " › " + node.name;
+              const track = el("svg", { class: "tl-track", width: trackWidth, height: 20 });
+              const keys = keyTimes(node);
+              keys.forEach(([t, seg], k) => {
+                const end = k + 1 < keys.length ? keys[k + 1][0] : null;
+                if (end !== null && seg === 1) el("rect", { x: x(t), y: 8, width: Math.max(1, x(end) - x(t)), height: 4, fill: "#6aa0e8" }, track);
+                if (end !== null && seg === 2) el("rect", { x: x(t), y: 7, width: Math.max(1, x(end) - x(t)), height: 6, fill: "#9b6ad8" }, track);
+                if (end !== null && seg === 0) el("line", { x1: x(t), x2: x(end), y1: 10, y2: 10, stroke: "#aaa", "stroke-dasharray": "2 2" }, track);
+              });
+              for (const [t] of keys) el("polygon", { points: [[x(t), 5], [x(t) + 4, 10], [x(t), 15], [x(t) - 4, 10]].join(" "), fill: "#1d1d1f" }, track);
+              attachSeeking(track);
+              label.addEventListener("click", () => selectNode(i, true));
+              track.addEventListener("pointerdown", () => selectNode(i, false));
+              row.append(label, track);
+              box.appendChild(row);
+              rows.push(row);
+            }
+            const head = document.createElement("div"); head.id = "tl-playhead"; box.appendChild(head);
+            const first = c.nodes.findIndex((n) => n.animated);
+            selectNode(state.node !== null && state.node < c.nodes.length ? state.node : Math.max(0, first), false);
+          }
+          function selectNode(i, focus) {
+            const c = clip();
+            if (!c.nodes.length) { state.node = null; return; }
+            state.node = Math.max(0, Math.min(c.nodes.length - 1, i));
+            for (const row of rows) {
+              const on = Number(row.dataset.node) === state.node;
+              row.setAttribute("aria-selected", String(on)); row.tabIndex = on ? 0 : -1;
+              if (on && focus) { row.focus(); }
+            }
+            $("timeline").setAttribute("aria-activedescendant", "tl-row-" + state.node);
+            buildCurves();
+          }
+          $("timeline").addEventListener("keydown", (e) => {
+            const c = clip();
+            if (state.node === null) return;
+            const at = rows.findIndex((r) => Number(r.dataset.node) === state.node);
+            if (e.key === "ArrowDown" || e.key === "ArrowUp") {
+              e.preventDefault(); e.stopPropagation();
+              const next = rows[Math.max(0, Math.min(rows.length - 1, at + (e.key === "ArrowDown" ? 1 : -1)))];
+              selectNode(Number(next.dataset.node), true);
+              next.scrollIntoView({ block: "nearest" });
+            } else if ((e.key === "ArrowRight" || e.key === "ArrowLeft") && e.shiftKey) {
+              // The selected node's next or previous keyframe.
+              e.preventDefault(); e.stopPropagation();
+              const now = c.seconds[state.index], eps = 0.5 / c.fps;
+              const times = keyTimes(c.nodes[state.node]).map((k) => k[0]);
+              const target = e.key === "ArrowRight" ? times.find((t) => t > now + eps) : [...times].reverse().find((t) => t < now - eps);
+              if (target === undefined) return;
+              let k = 0, best = Infinity;
+              c.seconds.forEach((t, i) => { if (Math.abs(t - target) < best) { best = Math.abs(t - target); k = i; } });
+              pause(); show(k); setHash();
+            }
+          });
+          window.addEventListener("resize", () => { if (Math.abs(($("timeline").clientWidth - LABEL - 18) - trackWidth) > 40) buildTimeline(); });
+
+          // ---- the selected node's curves, one graph per channel, with the value at the playhead ----
           function buildCurves() {
             playheads.length = 0;
-            const c = clip(), box = $("curves"), select = $("node");
+            const c = clip(), box = $("curves");
             box.textContent = "";
-            $("curvesSection").hidden = c.nodes.length === 0;
-            if (select.dataset.clip !== String(state.clip)) {
-              select.textContent = ""; select.dataset.clip = String(state.clip);
-              const order = c.nodes.map((n, i) => i).sort((a, b) => (c.nodes[b].animated - c.nodes[a].animated) || a - b);
-              for (const i of order) {
-                const o = document.createElement("option");
-                const n = c.nodes[i], within = n.nested ? n.nested.instances.join(" › ") + " › " : "";
-                o.value = String(i); o.textContent = within + n.name + " · " + n.kind + (n.animated ? "" : " (still)");
-                select.appendChild(o);
-              }
-            }
-            const node = c.nodes[Number(select.value)];
+            const node = state.node !== null ? c.nodes[state.node] : null;
+            $("curvesSection").hidden = !node || node.curves.length === 0;
             const duration = clipDuration(c);
             if (node) {
-              const groups = [["position", ["position.x", "position.y"]], ["rotation (°)", ["rotation"]],
-                              ["scale", ["scale.x", "scale.y"]], ["opacity", ["opacity"]]];
+              const where = node.nested ? " (in " + node.nested.instances.join(" › ") + ", as it plays in this clip)" : "";
+              $("curvesOf").textContent = node.name + where;
+              const channels = [["x", ["position.x"], " px"], ["y", ["position.y"], " px"], ["rotation", ["rotation"], "°"],
+                                ["scale", ["scale.x", "scale.y"], ""], ["alpha", ["opacity"], ""]];
               // A nested node is graphed on the clip's time axis as its instance plays it; the last graph shows which
               // frame of its composition the instance shows (loops, holds and jumps at a glance).
-              const where = node.nested ? " (in " + node.nested.instances.join(" › ") + ", as it plays in this clip)" : "";
-              for (const [title, names] of groups) {
+              for (const [title, names, unit] of channels) {
                 const series = node.curves.filter((cv) => names.includes(cv.name));
-                if (series.length) graph(box, node.name + " · " + title + where, series, duration, title === "opacity" ? [0, 1] : null);
+                if (series.length) graph(box, title, series, duration, title === "alpha" ? [0, 1] : null, null, unit);
               }
               if (node.nested) {
                 const times = node.curves.length ? node.curves[0].times : [];
                 graph(box, "frame of " + node.nested.composition + " shown by " + node.nested.instances.join(" › "),
-                      [{ name: "nested frame", times, values: node.nested.frames, keys: [] }], duration, null);
+                      [{ name: "nested frame", times, values: node.nested.frames, keys: [] }], duration, null, null, "");
               }
             }
             const sbox = $("script");
@@ -344,22 +491,48 @@ enum PreviewPlayer {
             $("scriptSection").hidden = !c.script;
             if (c.script) {
               const series = c.script.lines.map((l) => ({ name: l.name, times: l.times, values: l.fractions, keys: [] }));
-              graph(sbox, "fraction complete", series, duration, [0, 1], c.script.marks);
+              graph(sbox, "fraction complete", series, duration, [0, 1], c.script.marks, "");
             }
             updatePlayheads();
+          }
+          // A curve's value at time t: its samples interpolated (null where the node is not shown).
+          function valueAt(s, t) {
+            const ts = s.times;
+            if (!ts.length) return null;
+            let k = 0;
+            while (k + 1 < ts.length && ts[k + 1] <= t + 1e-9) k++;
+            const a = s.values[k];
+            if (a === null || k + 1 >= ts.length || ts[k] >= t - 1e-9) return a;
+            const b = s.values[k + 1];
+            if (b === null) return a;
+            return a + (b - a) * (t - ts[k]) / (ts[k + 1] - ts[k]);
           }
           function updatePlayheads() {
             const c = clip();
             const t = c.seconds[state.index] || 0;
-            for (const p of playheads) { p.head.setAttribute("x1", p.x(t)); p.head.setAttribute("x2", p.x(t)); }
+            for (const p of playheads) {
+              p.head.setAttribute("x1", p.x(t)); p.head.setAttribute("x2", p.x(t));
+              if (p.readout) {
+                p.readout.textContent = p.series.map((s) => {
+                  const v = valueAt(s, t);
+                  return (p.series.length > 1 ? s.name + " " : "") + (v === null ? "—" : +v.toFixed(3) + p.unit);
+                }).join(" · ") + " at " + t.toFixed(3) + " s";
+              }
+            }
+            const head = $("tl-playhead");
+            if (head) {
+              const d = clipDuration(c);
+              head.style.left = LABEL + (d > 0 ? t / d : 0) * trackWidth + "px";
+              head.style.height = $("timeline").scrollHeight + "px";
+            }
           }
 
           function selectClip(i) {
             pause();
             state.clip = Math.max(0, Math.min(data.clips.length - 1, i));
             $("clip").value = String(state.clip);
-            state.index = 0; state.position = 0;
-            buildCurves(); show(0);
+            state.index = 0; state.position = 0; state.node = null;
+            buildTimeline(); show(0);
           }
 
           function readHash() {
@@ -394,7 +567,6 @@ enum PreviewPlayer {
           click("last", () => { pause(); show(count() - 1); setHash(); });
           scrubber.addEventListener("input", () => { pause(); show(Number(scrubber.value)); setHash(); });
           $("clip").addEventListener("change", () => { selectClip(Number($("clip").value)); setHash(); });
-          $("node").addEventListener("change", buildCurves);
           $("zoom").addEventListener("change", applyZoom);
           $("bg").addEventListener("change", applyBackground);
           $("bgcolor").addEventListener("input", () => { $("bg").value = "color"; applyBackground(); });
@@ -412,8 +584,9 @@ enum PreviewPlayer {
             else if (e.key === "Home") { e.preventDefault(); pause(); show(0); setHash(); }
             else if (e.key === "End") { e.preventDefault(); pause(); show(count() - 1); setHash(); }
           });
-          api.play = play; api.pause = pause; api.show = show; api.selectClip = selectClip;
+          api.play = play; api.pause = pause; api.show = show; api.selectClip = selectClip; api.selectNode = selectNode;
           api.isDrawn = isDrawn;
+          api.timeline = { duration: () => clipDuration(clip()), width: () => trackWidth };
           api.current = () => ({ clip: clip().name, index: state.index, frame: clip().numbers[state.index], playing: state.playing });
 
           // The frame asked for is chosen now, before any picture has arrived; it is drawn as soon as its own are.

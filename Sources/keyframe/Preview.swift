@@ -13,7 +13,9 @@ struct Preview: ParsableCommand {
             picture once; the first frame is drawn as soon as its pictures arrive), a player (play/pause, step, \
             scrubber, reverse, speed, loop, clip selector, zoom fitted to the window, background, onion skin; keys \
             space, ←/→, Home/End; \
-            #frame=N&clip=NAME links), graphs of a node's position, rotation, scale and opacity over the clip, \
+            #frame=N&clip=NAME links), a timeline with one row per node (keyframes, eased segments; click, drag \
+            or keyboard to seek), graphs of the selected node's x, y, rotation, scale and alpha over the clip \
+            with their values at the playhead, \
             and for --script the animators' fraction complete with the script's steps marked. The page loads \
             nothing from the network. Pages above 64 MiB get a warning; --frames-folder keeps the frames as PNG \
             files beside the page instead.
@@ -111,6 +113,7 @@ struct Preview: ParsableCommand {
                                           height: sequence.framing.height, frames: frames)
             if let clip = sequence.clip {
                 previewClip.curves = NodeCurves.make(document: rendered.document, clip: clip)
+                previewClip.composition = rendered.document.composition(clip.composition)?.name ?? clip.composition
             }
             if let run = rendered.script {
                 previewClip.script = ScriptGraph(script: run.script, ticks: run.ticks)

@@ -226,11 +226,11 @@ final class ChromiumSession {
         return [UInt8](data)
     }
 
-    /// Presses and releases a key (`ArrowRight`, `Home`, `End`, ` `).
-    func press(key: String, code: String, keyCode: Int) throws {
+    /// Presses and releases a key (`ArrowRight`, `Home`, `End`, ` `), with `shift` held when asked.
+    func press(key: String, code: String, keyCode: Int, shift: Bool = false) throws {
         for type in ["rawKeyDown", "keyUp"] {
             var params: [String: Any] = ["type": type, "key": key, "code": code, "windowsVirtualKeyCode": keyCode,
-                                         "nativeVirtualKeyCode": keyCode]
+                                         "nativeVirtualKeyCode": keyCode, "modifiers": shift ? 8 : 0]
             if key == " " && type == "rawKeyDown" { params["text"] = " " }
             _ = try send("Input.dispatchKeyEvent", params)
         }
@@ -243,6 +243,20 @@ final class ChromiumSession {
             _ = try send("Input.dispatchMouseEvent", ["type": type, "x": x, "y": y, "button": "left",
                                                       "clickCount": 1])
         }
+    }
+
+    /// Presses the left button at one point, moves to another with it held (in `steps` moves), and releases it.
+    func drag(from start: (x: Double, y: Double), to end: (x: Double, y: Double), steps: Int = 5) throws {
+        _ = try send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": start.x, "y": start.y])
+        _ = try send("Input.dispatchMouseEvent", ["type": "mousePressed", "x": start.x, "y": start.y, "button": "left",
+                                                  "buttons": 1, "clickCount": 1])
+        for step in 1...max(1, steps) {
+            let f = Double(step) / Double(max(1, steps))
+            _ = try send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": start.x + (end.x - start.x) * f,
+                                                      "y": start.y + (end.y - start.y) * f, "button": "left", "buttons": 1])
+        }
+        _ = try send("Input.dispatchMouseEvent", ["type": "mouseReleased", "x": end.x, "y": end.y, "button": "left",
+                                                  "buttons": 0, "clickCount": 1])
     }
 
     /// The page rectangle of the element with this id: (x, y, width, height).

@@ -160,22 +160,27 @@ final class PreviewBrowserTests: XCTestCase {
         let polylines = try chromium.evaluate("document.querySelectorAll('#curves polyline').length") as? Int ?? 0
         XCTAssertGreaterThan(polylines, 0)
 
-        // A node inside a nested symbol: listed with its instance, graphed as the instance plays it in the clip,
-        // with a graph of the nested frame shown.
+        // A node inside a nested symbol: a timeline row under its instance, graphed as the instance plays it in
+        // the clip, with a graph of the nested frame shown.
         let nested = try chromium.evaluate("""
             (() => {
-              const s = document.getElementById('node');
-              const o = [...s.options].find(o => o.textContent.includes(' › ') && !o.textContent.includes('(still)'));
-              if (!o) return 'no nested node listed: ' + [...s.options].map(o => o.textContent).join('; ');
-              s.value = o.value; s.dispatchEvent(new Event('change'));
+              const data = keyframePreview.data.clips[keyframePreview.state.clip];
+              const i = data.nodes.findIndex(n => n.nested && n.animated);
+              if (i < 0) return 'no nested animated node';
+              const row = document.getElementById('tl-row-' + i);
+              row.querySelector('.tl-label').click();
+              let header = row.previousElementSibling;
+              while (header && !header.classList.contains('tl-group')) header = header.previousElementSibling;
               const titles = [...document.querySelectorAll('#curves svg')].map(g => g.querySelector('text').textContent);
-              return [o.textContent, document.querySelectorAll('#curves polyline').length].concat(titles).join('|');
+              return [header.textContent, document.getElementById('curvesOf').textContent,
+                      document.querySelectorAll('#curves polyline').length].concat(titles).join('|');
             })()
             """) as? String ?? ""
         let parts = nested.components(separatedBy: "|")
-        XCTAssertGreaterThan(parts.count, 3, nested)
-        XCTAssertGreaterThan(Int(parts.count > 1 ? parts[1] : "") ?? 0, 0, nested)
-        XCTAssertTrue(parts.dropFirst(2).contains { $0.contains("as it plays in this clip") }, nested)
+        XCTAssertGreaterThan(parts.count, 4, nested)
+        XCTAssertTrue(parts[0].contains(" › walker_"), "grouped under its instance and composition: \(nested)")
+        XCTAssertTrue(parts[1].contains("as it plays in this clip"), nested)
+        XCTAssertGreaterThan(Int(parts.count > 2 ? parts[2] : "") ?? 0, 0, nested)
         XCTAssertTrue(parts.last?.hasPrefix("frame of ") ?? false, nested)
 
         // Only the page itself was loaded: no request left the file.
@@ -192,6 +197,87 @@ final class PreviewBrowserTests: XCTestCase {
         try Data("<img src=\"http://127.0.0.1:9/probe.png\">".utf8).write(to: probe)
         try chromium.navigate(probe.absoluteURL.absoluteString)
         XCTAssertTrue(chromium.requestedURLs.contains("http://127.0.0.1:9/probe.png"), "\(chromium.requestedURLs)")
+    }
+
+    /// The timeline: a click on a node's row lands on the frame under the pointer, a drag along the ruler follows
+    /// it, and the keyboard alone moves between nodes (↑/↓), frames (←/→) and the selected node's keyframes
+    /// (Shift+←/→) — each time showing render's frame, with the curves' readouts at the playhead.
+    func testTimelineSeeksByClickDragAndKeyboard() throws {
+        let chromium = try browser(width: 1200, height: 1000)
+        let root = try TestPaths.temporaryFolder("preview-browser-timeline")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let spinner = TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path
+        let frames = root.appendingPathComponent("frames")
+        let page = root.appendingPathComponent("spinner.html")
+        let options = ["--background", "#ffffff", "--quiet"]
+        XCTAssertEqual(try CLIRunner.run(["render", spinner, "-o", frames.path] + options).status, 0)
+        XCTAssertEqual(try CLIRunner.run(["preview", spinner, "-o", page.path] + options).status, 0)
+        func frame(_ k: Int) -> String { frames.appendingPathComponent(String(format: "spinner-%04d.png", k)).path }
+        try chromium.navigate(page.absoluteURL.absoluteString)
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+
+        // Where frame k's time falls (the middle of its 1/24 s) on a track: the row of node NAME, or the ruler.
+        func point(_ track: String, frame k: Int) throws -> (x: Double, y: Double) {
+            let value = try chromium.evaluate("""
+                (() => {
+                  const rows = [...document.querySelectorAll('.tl-row')];
+                  const row = '\(track)' === 'ruler' ? document.querySelector('.tl-ruler')
+                    : rows.find(r => r.querySelector('.tl-label').firstChild.textContent === '\(track)');
+                  const r = row.querySelector('svg.tl-track').getBoundingClientRect();
+                  const c = keyframePreview.data.clips[0];
+                  const t = c.seconds[\(k)] + 0.5 / c.fps;
+                  return [r.left + window.scrollX + t / keyframePreview.timeline.duration() * r.width,
+                          r.top + window.scrollY + r.height / 2];
+                })()
+                """)
+            let numbers = try XCTUnwrap(value as? [Double], "no track \(track)")
+            return (numbers[0], numbers[1])
+        }
+        let rowOfWheel = try point("wheel #0", frame: 9)
+        try chromium.click(x: rowOfWheel.x, y: rowOfWheel.y)
+        XCTAssertEqual(try current(chromium).frame, 9)
+        try assertScreenShows(chromium, frame(9), "timeline click at frame 9")
+        XCTAssertEqual(try chromium.evaluate("document.getElementById('curvesOf').textContent") as? String, "wheel #0",
+                       "the clicked row's node is selected")
+        XCTAssertEqual(try chromium.evaluate("location.hash") as? String, "#frame=9&clip=spinner")
+        try chromium.drag(from: try point("ruler", frame: 2), to: try point("ruler", frame: 14))
+        XCTAssertEqual(try current(chromium).frame, 14)
+        try assertScreenShows(chromium, frame(14), "dragged along the ruler to frame 14")
+
+        // Keyboard only, from the selected row: Home, then the wheel's next keyframe (its tween ends at frame 16).
+        func rotationReadout() throws -> Double {
+            let text = try XCTUnwrap(chromium.evaluate("""
+                [...document.querySelectorAll('#curves svg')].find(g => g.querySelector('text').textContent === 'rotation')
+                  .querySelector('text.readout').textContent
+                """) as? String)
+            return try XCTUnwrap(Double(text.prefix { $0 != "°" }), text)
+        }
+        try chromium.evaluate("document.querySelector('.tl-row[aria-selected=true]').focus()")
+        try chromium.press(key: "Home", code: "Home", keyCode: 36)
+        XCTAssertEqual(try current(chromium).frame, 0)
+        let start = try rotationReadout()
+        try chromium.press(key: "ArrowRight", code: "ArrowRight", keyCode: 39, shift: true)
+        XCTAssertEqual(try current(chromium).frame, 16, "Shift+→: the wheel's next keyframe")
+        try assertScreenShows(chromium, frame(16), "the wheel's second keyframe")
+        XCTAssertEqual(abs(try rotationReadout() - start), 450, accuracy: 1e-3, "the wheel turns 450° (Samples/README.md)")
+        try chromium.press(key: "ArrowRight", code: "ArrowRight", keyCode: 39)
+        XCTAssertEqual(try current(chromium).frame, 17, "→ steps one frame with the timeline focused")
+        try chromium.press(key: "ArrowLeft", code: "ArrowLeft", keyCode: 37, shift: true)
+        XCTAssertEqual(try current(chromium).frame, 16)
+        try chromium.press(key: "ArrowLeft", code: "ArrowLeft", keyCode: 37, shift: true)
+        XCTAssertEqual(try current(chromium).frame, 0)
+        try assertScreenShows(chromium, frame(0), "back to the first keyframe")
+        // ↑/↓ move the selection and the focus between rows; the curves follow.
+        let selected = "[document.activeElement.id, document.querySelector('.tl-row[aria-selected=true]').id, "
+            + "document.getElementById('curvesOf').textContent]"
+        let before = try XCTUnwrap(chromium.evaluate(selected) as? [String])
+        try chromium.press(key: "ArrowUp", code: "ArrowUp", keyCode: 38)
+        let above = try XCTUnwrap(chromium.evaluate(selected) as? [String])
+        XCTAssertEqual(above[0], above[1], "focus follows the selection")
+        XCTAssertNotEqual(above[1], before[1])
+        XCTAssertEqual(above[2], "wheel", "the wheel's layer is the row above its instance")
+        try chromium.press(key: "ArrowDown", code: "ArrowDown", keyCode: 40)
+        XCTAssertEqual(try XCTUnwrap(chromium.evaluate(selected) as? [String]), before)
     }
 
     /// A corpus character of 80 frames (DragonBones' dragon standing, 330 × 401): on a virtual clock that runs only
