@@ -47,7 +47,8 @@ let package = Package(
                 exclude: ["README.md"]),
         .target(name: "KeyframeVerify",
                 dependencies: ["KeyframeJSON", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
-        .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframePNG"]),
+        .target(name: "KeyframePreview",
+                dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
         // `keyframe diff`: two versions of a document compared by structure and motion, reported as text, JSON or a
         // page with the frames side by side.
         .target(name: "KeyframeDiff",

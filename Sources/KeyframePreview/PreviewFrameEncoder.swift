@@ -1,4 +1,5 @@
 import KeyframePNG
+import KeyframeRaster
 
 /// Turns rendered frames, in playing order, into the pictures a preview page stores, so the page grows with what
 /// changes rather than with frames × frame size: a *key* picture holds the part of a frame that is not
@@ -44,10 +45,10 @@ public struct PreviewFrameEncoder {
 
     private mutating func encode(_ frame: (width: Int, height: Int, pixels: [UInt8]), png: [UInt8],
                                  store: inout PreviewImageStore) throws(PNGError) -> [PreviewClip.Layer] {
-        let content = PreviewFrameEncoder.bounds(frame.pixels, width: frame.width, height: frame.height, differingFrom: nil)
+        let content = PixelRect.nonTransparent(in: frame.pixels, width: frame.width, height: frame.height)
         if let key, key.width == frame.width, key.height == frame.height {
-            guard let changed = PreviewFrameEncoder.bounds(frame.pixels, width: frame.width, height: frame.height,
-                                                           differingFrom: key.pixels)
+            guard let changed = PixelRect.changes(between: frame.pixels, and: key.pixels, width: frame.width,
+                                                  height: frame.height)
             else { return [key.layer] }
             let contentArea = content.map { $0.width * $0.height } ?? 0
             if Double(changed.width * changed.height) <= PreviewFrameEncoder.keyShare * Double(max(contentArea, 1)) {
@@ -70,7 +71,7 @@ public struct PreviewFrameEncoder {
     }
 
     /// The rectangle `rect` of `frame` as a PNG.
-    private mutating func picture(_ frame: (width: Int, height: Int, pixels: [UInt8]), _ rect: Rect) throws(PNGError)
+    private mutating func picture(_ frame: (width: Int, height: Int, pixels: [UInt8]), _ rect: PixelRect) throws(PNGError)
         -> [UInt8]
     {
         var crop = [UInt8](repeating: 0, count: rect.width * rect.height * 4)
@@ -80,48 +81,5 @@ public struct PreviewFrameEncoder {
                                  with: frame.pixels[source..<source + rect.width * 4])
         }
         return try encoder.encode(pixels: crop, width: rect.width, height: rect.height, layout: .rgba)
-    }
-
-    struct Rect: Equatable {
-        var x: Int, y: Int, width: Int, height: Int
-    }
-
-    /// The smallest rectangle holding every pixel that differs from `other` (or, without `other`, that is not fully
-    /// transparent); `nil` when there is none.
-    static func bounds(_ pixels: [UInt8], width: Int, height: Int, differingFrom other: [UInt8]?) -> Rect? {
-        var minX = Int.max, minY = Int.max, maxX = -1, maxY = -1
-        pixels.withUnsafeBytes { raw in
-            let a = raw.bindMemory(to: UInt32.self)
-            if let other {
-                other.withUnsafeBytes { otherRaw in
-                    let b = otherRaw.bindMemory(to: UInt32.self)
-                    for y in 0..<height {
-                        let row = y * width
-                        var x = 0
-                        while x < width, a[row + x] == b[row + x] { x += 1 }
-                        guard x < width else { continue }
-                        var last = width - 1
-                        while a[row + last] == b[row + last] { last -= 1 }
-                        minX = min(minX, x); maxX = max(maxX, last)
-                        minY = min(minY, y); maxY = y
-                    }
-                }
-            } else {
-                // Alpha is the fourth byte of each pixel: the top byte of a little-endian word.
-                let alpha: UInt32 = UInt32(littleEndian: 0xFF00_0000)
-                for y in 0..<height {
-                    let row = y * width
-                    var x = 0
-                    while x < width, a[row + x] & alpha == 0 { x += 1 }
-                    guard x < width else { continue }
-                    var last = width - 1
-                    while a[row + last] & alpha == 0 { last -= 1 }
-                    minX = min(minX, x); maxX = max(maxX, last)
-                    minY = min(minY, y); maxY = y
-                }
-            }
-        }
-        guard maxX >= 0 else { return nil }
-        return Rect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
     }
 }
