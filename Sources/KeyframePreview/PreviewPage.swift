@@ -1,8 +1,8 @@
 import KeyframeJSON
 
-/// Builds the self-contained preview page: the frames (each distinct picture once, as `data:` URLs or as files
-/// beside the page), the player, the curves and the script graph, with no network access (a Content Security
-/// Policy forbids any).
+/// Builds the self-contained preview page: the frames (key pictures and patches, each picture once, embedded or as
+/// files beside the page), the player, the timeline, the curves and the script graph, with no network access (a
+/// Content Security Policy forbids any).
 ///
 /// ```swift
 /// let html = PreviewPage(title: "walker", clips: clips, images: store).html()
@@ -24,7 +24,8 @@ public struct PreviewPage: Sendable {
         self.images = images
     }
 
-    /// The page's data as JSON, without the pictures (``imageSources`` holds those): title and clips.
+    /// The page's data as JSON: title, clips, the number of pictures and, when they are files beside the page, their
+    /// paths (embedded pictures are blocks of their own, see ``htmlBytes()``).
     public var data: JSONValue {
         let clipList: [JSONValue] = clips.map { clip in
             var object: [String: JSONValue] = [

@@ -280,7 +280,7 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertEqual(try XCTUnwrap(chromium.evaluate(selected) as? [String]), before)
     }
 
-    /// A corpus character of 80 frames (DragonBones' dragon standing, 330 × 401): on a virtual clock that runs only
+    /// A corpus character of 80 frames (DragonBones' dragon standing, at 220 × 268): on a virtual clock that runs only
     /// while nothing is being fetched, its first frame is on screen — render's frame 0, pixel for pixel — within the
     /// page's first second, drawn while most pictures are still undecoded, with the loading state gone. (The dragon
     /// breathes with its whole body, so its pictures are barely smaller than its distinct frames; they must not be
@@ -292,7 +292,7 @@ final class PreviewBrowserTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: root) }
         let frames = root.appendingPathComponent("frames")
         let page = root.appendingPathComponent("dragon.html")
-        let options = ["--clip", "dragonBoy/stand", "--background", "#2a2a2a", "--quiet"]
+        let options = ["--clip", "dragonBoy/stand", "--background", "#2a2a2a", "--size", "220x268", "--quiet"]
         XCTAssertEqual(try CLIRunner.run(["render", dragon.path, "-o", frames.path] + options).status, 0)
         let preview = try CLIRunner.run(["preview", dragon.path, "-o", page.path] + options)
         XCTAssertEqual(preview.status, 0, preview.stderr)
