@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
         .library(name: "KeyframeVerify", targets: ["KeyframeVerify"]),
         .library(name: "KeyframePreview", targets: ["KeyframePreview"]),
+        .library(name: "KeyframeDiff", targets: ["KeyframeDiff"]),
         // Loads Core Animation export files into CALayers (the CALayer part on Apple platforms only).
         .library(name: "KeyframeCoreAnimation", targets: ["KeyframeCoreAnimation"]),
         .library(name: "KeyframeBatch", targets: ["KeyframeBatch"]),
@@ -46,7 +47,13 @@ let package = Package(
                 exclude: ["README.md"]),
         .target(name: "KeyframeVerify",
                 dependencies: ["KeyframeJSON", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"]),
-        .target(name: "KeyframePreview", dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine"]),
+        .target(name: "KeyframePreview",
+                dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG"]),
+        // `keyframe diff`: two versions of a document compared by structure and motion, reported as text, JSON or a
+        // page with the frames side by side.
+        .target(name: "KeyframeDiff",
+                dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG",
+                               "KeyframeRender"]),
         // Loads Core Animation export files: LayerTreeDescription (what each layer and animation gets; compiled and
         // tested everywhere) and KeyframeLayerTree (the CALayer copy; Apple platforms only). Foundation only.
         .target(name: "KeyframeCoreAnimation", dependencies: ["KeyframeJSON"]),
@@ -59,7 +66,7 @@ let package = Package(
             dependencies: [
                 "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
                 "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeVerify", "KeyframePreview",
-                "KeyframeBatch", "KeyframeBenchmarks",
+                "KeyframeDiff", "KeyframeBatch", "KeyframeBenchmarks",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -84,7 +91,7 @@ let package = Package(
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
 
         // MARK: - Tests
-        .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster"],
+        .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster", "KeyframePNG"],
                 path: "Tests/KeyframeTestSupport"),
         // Every input surface as a function of bytes: called by the fuzzers (Fuzz/) and by KeyframeRobustnessTests,
         // which replays the committed fuzz findings and injects faults at the file-system edges.
@@ -120,8 +127,11 @@ let package = Package(
                     dependencies: ["keyframe", "KeyframeTestSupport", "KeyframePNG", "KeyframeRaster"]),
         .testTarget(name: "KeyframePreviewTests",
                     dependencies: ["KeyframePreview", "KeyframeEngine", "KeyframeImport", "KeyframeModel",
-                                   "KeyframeTestSupport"]),
+                                   "KeyframePNG", "KeyframeRaster", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeBenchmarksTests", dependencies: ["KeyframeBenchmarks"]),
+        .testTarget(name: "KeyframeDiffTests",
+                    dependencies: ["KeyframeDiff", "KeyframeModel", "KeyframeImport", "KeyframeRender", "KeyframeJSON",
+                                   "KeyframePNG", "KeyframeRaster", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeVerifyTests",
                     dependencies: ["KeyframeVerify", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"]),
         // rlottie (librlottie-dev) plays Keyframe's Lottie exports in tests; no shipping target links it.

@@ -70,12 +70,13 @@ extension BatchReport {
     }
 
     /// One self-contained HTML page for the whole verification (`--verify-html`): per export that failed, its
-    /// failing frames with expected, actual and diff pictures side by side; then the exports that passed.
+    /// failing frames with expected, actual and heat-map pictures side by side; then the exports that passed.
     ///
     /// - Parameters:
     ///   - output: OUT (where the diff and actual pictures are).
     ///   - goldenRoot: the golden root (where the expected pictures are).
-    public func verificationHTML(output: URL, goldenRoot: URL) -> String {
+    ///   - recordCommand: the command line that records the rendered frames as the new goldens, shown on the page.
+    public func verificationHTML(output: URL, goldenRoot: URL, recordCommand: String? = nil) -> String {
         let criteria = verifyCriteria ?? VerifyCriteria()
         let out = output.standardizedFileURL.path
         let golden = goldenRoot.standardizedFileURL.path
@@ -96,6 +97,6 @@ extension BatchReport {
         }
         // Failures first, so the page opens on what needs attention.
         let ordered = sections.filter { !$0.report.passed || $0.error != nil } + sections.filter { $0.report.passed && $0.error == nil }
-        return VerifyHTMLReport.html(sections: ordered, title: "Keyframe batch verification")
+        return VerifyHTMLReport.html(sections: ordered, title: "Keyframe batch verification", recordCommand: recordCommand)
     }
 }

@@ -20,6 +20,8 @@ public final class ScratchFolder: @unchecked Sendable {
         case benchRender = "bench-render"
         case benchPreview = "bench-preview"
         case benchBatch = "bench-batch"
+        /// `render --animated` without `-o`: the frames are only a step towards the animation.
+        case animated
     }
 
     /// The folder's path.

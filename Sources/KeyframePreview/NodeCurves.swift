@@ -33,10 +33,31 @@ public struct NodeCurves: Sendable, Hashable {
         public var frames: [Double?]
     }
 
+    /// How a track travels from a keyframe to the next: what the timeline draws between two keyframe ticks.
+    public enum Segment: Int, Sendable, Hashable {
+        /// The value holds until the next keyframe (or this is the last one).
+        case hold = 0
+        /// Linear interpolation.
+        case linear = 1
+        /// Any other easing (Bézier, Flash or Flump quadratic, …).
+        case eased = 2
+
+        init(_ easing: Easing, last: Bool) {
+            if last { self = .hold; return }
+            switch easing {
+            case .hold: self = .hold
+            case .linear: self = .linear
+            default: self = .eased
+            }
+        }
+    }
+
     /// A keyframe's place on a graph.
     public struct KeyPoint: Sendable, Hashable {
         public var seconds: Double
         public var value: Double
+        /// How the track leaves this keyframe.
+        public var segment: Segment = .hold
     }
 
     /// The node's id.
@@ -45,7 +66,10 @@ public struct NodeCurves: Sendable, Hashable {
     public var name: String
     /// The node's kind (`layer`, `instance`, `bone`, `slot`, `group`), shown beside the name.
     public var kind: String
-    /// The curves, in the order position, rotation, scale, opacity.
+    /// The parent node's ``id``, or `nil` for a top-level node of its composition.
+    public var parent: String? = nil
+    /// The curves, in the order position, rotation, scale, opacity; empty for a node without those tracks (a layer
+    /// that only holds other nodes), which the timeline still lists.
     public var curves: [Curve]
     /// Whether any curve changes over the clip.
     public var isAnimated: Bool
@@ -58,7 +82,7 @@ public struct NodeCurves: Sendable, Hashable {
     /// blow up the page.
     public static let maximumInstances = 64
 
-    /// Curves for every node of `clip`'s composition that has a position, rotation, scale or opacity track, sampled
+    /// Every node of `clip`'s composition with curves for its position, rotation, scale and opacity tracks, sampled
     /// four times per document frame (at most ``maximumSamples`` per curve), then the same for the nodes of every
     /// nested composition instance shown during the clip (see ``NodeCurves``).
     public static func make(document: Document, clip: Clip) -> [NodeCurves] {
@@ -70,10 +94,11 @@ public struct NodeCurves: Sendable, Hashable {
         let times = localFrames.map { round($0 / rate) }
         func frames(_ local: Double) -> Frames { Frames(clip.start.value + local) }
         func inClip<V>(_ track: Track<V>, _ value: (V) -> Double) -> [KeyPoint] {
-            track.keyframes.compactMap { key in
+            track.keyframes.enumerated().compactMap { index, key in
                 let local = key.frame.value - clip.start.value
                 guard local >= -1e-9, local <= duration + 1e-9 else { return nil }
-                return KeyPoint(seconds: round(local / rate), value: round(value(key.value)))
+                return KeyPoint(seconds: round(local / rate), value: round(value(key.value)),
+                                segment: Segment(key.easing, last: index == track.keyframes.count - 1))
             }
         }
         var result: [NodeCurves] = []
@@ -91,9 +116,8 @@ public struct NodeCurves: Sendable, Hashable {
             add("scale.x", tracks.scale) { $0.x }
             add("scale.y", tracks.scale) { $0.y }
             add("opacity", tracks.opacity) { $0 }
-            guard !curves.isEmpty else { continue }
-            result.append(NodeCurves(id: node.id, name: node.name, kind: node.kind.rawValue, curves: curves,
-                                     isAnimated: isAnimated(curves)))
+            result.append(NodeCurves(id: node.id, name: node.name, kind: node.kind.rawValue, parent: node.parent,
+                                     curves: curves, isAnimated: isAnimated(curves)))
         }
         return result + nested(document: document, clip: clip, localFrames: localFrames, times: times)
     }
@@ -166,8 +190,10 @@ public struct NodeCurves: Sendable, Hashable {
                     let values: [Double?] = shownFrames.map { frame in
                         frame.map { round(track.value(at: Frames($0)).map(value) ?? 0) }
                     }
-                    let keys = keyCrossings(track.keyframes.map { ($0.frame.value, value($0.value)) }, frames: shownFrames,
-                                            times: times, length: length)
+                    let last = track.keyframes.count - 1
+                    let keys = keyCrossings(track.keyframes.enumerated().map { index, key in
+                        (key.frame.value, value(key.value), Segment(key.easing, last: index == last))
+                    }, frames: shownFrames, times: times, length: length)
                     curves.append(Curve(name: name, times: times, values: values, keys: keys))
                 }
                 add("position.x", tracks.position) { $0.x }
@@ -176,9 +202,9 @@ public struct NodeCurves: Sendable, Hashable {
                 add("scale.x", tracks.scale) { $0.x }
                 add("scale.y", tracks.scale) { $0.y }
                 add("opacity", tracks.opacity) { $0 }
-                guard !curves.isEmpty else { continue }
                 result.append(NodeCurves(
-                    id: instance.path + "/" + node.id, name: node.name, kind: node.kind.rawValue, curves: curves,
+                    id: instance.path + "/" + node.id, name: node.name, kind: node.kind.rawValue,
+                    parent: node.parent.map { instance.path + "/" + $0 }, curves: curves,
                     isAnimated: isAnimated(curves),
                     nesting: Nesting(instances: instance.names, composition: instance.composition,
                                      frames: shownFrames.map { $0.map(round) })))
@@ -190,11 +216,11 @@ public struct NodeCurves: Sendable, Hashable {
     /// Where on the clip's time axis the nested playhead passes each keyframe: between two samples whose nested
     /// frames are `a` and `b`, a keyframe at nested frame `k` is placed in proportion to how far the playhead has
     /// run — forwards, backwards, or across a wrap of a looping composition of `length` frames.
-    static func keyCrossings(_ keys: [(frame: Double, value: Double)], frames: [Double?], times: [Double],
-                             length: Double) -> [KeyPoint] {
+    static func keyCrossings(_ keys: [(frame: Double, value: Double, segment: Segment)], frames: [Double?],
+                             times: [Double], length: Double) -> [KeyPoint] {
         var points: [KeyPoint] = []
-        func mark(_ key: (frame: Double, value: Double), at seconds: Double) {
-            points.append(KeyPoint(seconds: round(seconds), value: round(key.value)))
+        func mark(_ key: (frame: Double, value: Double, segment: Segment), at seconds: Double) {
+            points.append(KeyPoint(seconds: round(seconds), value: round(key.value), segment: key.segment))
         }
         for index in frames.indices {
             guard let b = frames[index] else { continue }

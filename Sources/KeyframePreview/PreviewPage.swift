@@ -1,9 +1,8 @@
-import Foundation
 import KeyframeJSON
 
-/// Builds the self-contained preview page: the frames (each distinct picture once, as `data:` URLs or as files
-/// beside the page), the player, the curves and the script graph, with no network access (a Content Security
-/// Policy forbids any).
+/// Builds the self-contained preview page: the frames (key pictures and patches, each picture once, embedded or as
+/// files beside the page), the player, the timeline, the curves and the script graph, with no network access (a
+/// Content Security Policy forbids any).
 ///
 /// ```swift
 /// let html = PreviewPage(title: "walker", clips: clips, images: store).html()
@@ -25,29 +24,36 @@ public struct PreviewPage: Sendable {
         self.images = images
     }
 
-    /// The page's data as JSON, without the pictures (``imageSources`` holds those): title and clips.
+    /// The page's data as JSON: title, clips, the number of pictures and, when they are files beside the page, their
+    /// paths (embedded pictures are blocks of their own, see ``htmlBytes()``).
     public var data: JSONValue {
         let clipList: [JSONValue] = clips.map { clip in
             var object: [String: JSONValue] = [
                 "name": .string(clip.name),
+                "composition": .string(clip.composition),
                 "fps": .number(clip.fps),
                 "width": .number(Double(clip.width)),
                 "height": .number(Double(clip.height)),
                 "numbers": .array(clip.frames.map { .number(Double($0.number)) }),
                 "seconds": .array(clip.frames.map { .number(NodeCurves.round($0.seconds)) }),
-                "images": .array(clip.frames.map { .number(Double($0.image)) }),
+                "layers": .array(clip.frames.map { frame in
+                    .array(frame.layers.map { .array([.number(Double($0.image)), .number(Double($0.x)), .number(Double($0.y))]) })
+                }),
                 "nodes": .array(clip.curves.map { node in
                     var members: [String: JSONValue] = [
                         "id": .string(node.id),
                         "name": .string(node.name),
                         "kind": .string(node.kind),
                         "animated": .bool(node.isAnimated),
+                        "parent": node.parent.map { .string($0) } ?? .null,
                         "curves": .array(node.curves.map { curve in
                             .object([
                                 "name": .string(curve.name),
                                 "times": .array(curve.times.map { .number($0) }),
                                 "values": .array(curve.values.map { $0.map { .number($0) } ?? .null }),
-                                "keys": .array(curve.keys.map { .array([.number($0.seconds), .number($0.value)]) }),
+                                "keys": .array(curve.keys.map {
+                                    .array([.number($0.seconds), .number($0.value), .number(Double($0.segment.rawValue))])
+                                }),
                             ])
                         }),
                     ]
@@ -76,30 +82,34 @@ public struct PreviewPage: Sendable {
             }
             return .object(object)
         }
-        return .object(["title": .string(title), "clips": .array(clipList)])
+        var page: [String: JSONValue] = [
+            "title": .string(title), "clips": .array(clipList), "pictures": .number(Double(images.images.count)),
+        ]
+        if usesFiles {
+            // Files beside the page (`--frames-folder`): their paths; embedded pictures are blocks of their own.
+            page["sources"] = .array(images.references.map { .string($0 ?? "") })
+        }
+        return .object(page)
     }
 
-    /// Each picture as the page refers to it: a relative file path, or a `data:` URL of its PNG.
-    public var imageSources: [String] {
-        zip(images.images, images.references).map { bytes, reference in
-            reference ?? "data:image/png;base64," + Data(bytes).base64EncodedString()
-        }
-    }
+    /// Whether the pictures are files beside the page rather than embedded.
+    var usesFiles: Bool { !images.references.isEmpty && images.references.allSatisfy { $0 != nil } }
 
     /// The whole page. Deterministic: the same clips and images give the same bytes.
     public func html() -> String { String(decoding: htmlBytes(), as: UTF8.self) }
 
-    /// The whole page as UTF-8. The pictures go into their own JSON block, written directly (base64 needs no
-    /// escaping), so a page of many megabytes costs little more than encoding its pictures.
+    /// The whole page as UTF-8: the markup, the data block, the player's script, then each embedded picture as a
+    /// block of its own (base64 needs no escaping) followed by a one-line script announcing it, so the player draws
+    /// the frame it opens on as soon as that frame's pictures have arrived, while the rest of a large page is still
+    /// being read. A page of many megabytes costs little more than encoding its pictures.
     public func htmlBytes() -> [UInt8] {
         // No `<` inside a data block: it could end the script element early or swallow the scripts after it.
-        let json = String(decoding: HTMLEscape.scriptJSON(JSONWriter.writeCompact(data)), as: UTF8.self)
-        let usesFiles = images.references.contains { $0 != nil }
+        let json = HTMLEscape.scriptJSON(JSONWriter.writeCompact(data))
         let sources = usesFiles ? "data: 'self'" : "data:"
         let policy = "default-src 'none'; img-src \(sources); style-src 'unsafe-inline'; "
             + "script-src 'unsafe-inline'; connect-src 'none'; form-action 'none'; base-uri 'none'"
         var out: [UInt8] = []
-        out.reserveCapacity(images.byteCount * 4 / 3 + 64 * 1024 + json.utf8.count)
+        out.reserveCapacity(images.byteCount * 4 / 3 + 64 * 1024 + json.count + images.images.count * 100)
         out += Array("""
             <!DOCTYPE html>
             <html lang="en"><head><meta charset="utf-8">
@@ -110,27 +120,24 @@ public struct PreviewPage: Sendable {
             <style>\(PreviewPlayer.css)</style>
             </head><body>
             \(PreviewPlayer.body)
-            <script type="application/json" id="kf-data">\(json)</script>
-            <script type="application/json" id="kf-images">[
+            <script type="application/json" id="kf-data">
             """.utf8)
-        let prefix = Array("\"data:image/png;base64,".utf8)
-        for (index, (bytes, reference)) in zip(images.images, images.references).enumerated() {
-            if index > 0 { out += Array(",\n".utf8) }
-            if let reference {
-                out += HTMLEscape.scriptJSON(JSONWriter.writeCompact(.string(reference)))
-            } else {
-                out += prefix
+        out += json
+        out += Array("""
+            </script>
+            <script>\(PreviewPlayer.script)</script>
+
+            """.utf8)
+        if !usesFiles {
+            let open = Array("<script type=\"text/plain\" class=\"kf-picture\">".utf8)
+            let close = Array("</script><script>keyframePreview.arrived()</script>\n".utf8)
+            for bytes in images.images {
+                out += open
                 Base64.append(bytes, to: &out)
-                out.append(UInt8(ascii: "\""))
+                out += close
             }
         }
-        out += Array("""
-            ]</script>
-            <script>\(PreviewPlayer.script)</script>
-            </body></html>
-
-            """.utf8)
+        out += Array("</body></html>\n".utf8)
         return out
     }
-
 }

@@ -176,7 +176,11 @@ struct Batch: ParsableCommand {
             if let report { try writeAtomically(batchReport.jsonBytes(timings: !noTimings), to: report) }
             if let junit { try writeAtomically(batchReport.junitBytes(timings: !noTimings), to: junit) }
             if let html = verification.verifyHtml, let golden = verification.verify {
-                let page = batchReport.verificationHTML(output: outputURL, goldenRoot: URL(fileURLWithPath: golden))
+                let record = RecordCommand.text(
+                    CommandLine.arguments, dropping: ["--verify-html", "--report", "--junit", "--jobs"],
+                    droppingFlags: ["--no-timings", "--fail-fast"])
+                let page = batchReport.verificationHTML(output: outputURL, goldenRoot: URL(fileURLWithPath: golden),
+                                                        recordCommand: record)
                 try writeAtomically(Array(page.utf8), to: html)
             }
         } catch {

@@ -22,8 +22,8 @@ struct BatchVerifyArguments: ParsableArguments {
     @Option(help: ArgumentHelp("With --verify: share of pixels that may differ beyond the tolerance.", valueName: "P%"))
     var maxDiffering = "0%"
 
-    @Option(help: ArgumentHelp("With --verify: one self-contained HTML report (expected | actual | diff per failing "
-                               + "frame).", valueName: "FILE.html"))
+    @Option(help: ArgumentHelp("With --verify: one self-contained HTML report (expected | actual | heat map per failing "
+                               + "frame, and the command that records them).", valueName: "FILE.html"))
     var verifyHtml: String?
 
     @Option(help: "With --verify: output frames per second (default: each document's rate).")

@@ -12,7 +12,7 @@ struct Keyframe: ParsableCommand {
             2 usage error (unknown subcommand or option, bad value). Every error is printed as `keyframe: error: …`.
             """,
         version: "0.1.0",
-        subcommands: [Convert.self, Inspect.self, Play.self, Render.self, Verify.self, Preview.self, Export.self,
+        subcommands: [Convert.self, Inspect.self, Play.self, Render.self, Verify.self, Preview.self, Diff.self, Export.self,
                       Batch.self, Bench.self])
 
     /// Runs the command. Usage errors exit with 2 (not ArgumentParser's 64) and, like every other error, are

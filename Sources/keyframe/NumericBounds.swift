@@ -106,6 +106,8 @@ extension NumericBounds {
     static let scaleFactor = NumericBounds(above: 0, atMost: 1000)
     /// `--tolerance`: a difference of one channel of a pixel.
     static let tolerance = NumericBounds(from: 0, to: 255, whole: true)
+    /// `diff --tolerance`: the largest change of a value (pixels, degrees, scale, alpha) that is not reported.
+    static let motionTolerance = NumericBounds(from: 0, to: 1e9)
     /// `--max-differing P%`.
     static let percentage = NumericBounds(from: 0, to: 100)
     /// `preview --size-warning`.

@@ -9,9 +9,13 @@ struct Preview: ParsableCommand {
         abstract: "Write an interactive HTML preview of an export's clips (or of an animator script).",
         discussion: """
             Renders the frames `keyframe render` would render with the same options and writes one HTML file \
-            that needs nothing else: the frames (identical frames stored once), a player (play/pause, step, \
-            scrubber, reverse, speed, loop, clip selector, background, onion skin; keys space, ←/→, Home/End; \
-            #frame=N&clip=NAME links), graphs of a node's position, rotation, scale and opacity over the clip, \
+            that needs nothing else: the frames (as key pictures and the rectangles later frames change, each \
+            picture once; the first frame is drawn as soon as its pictures arrive), a player (play/pause, step, \
+            scrubber, reverse, speed, loop, clip selector, zoom fitted to the window, background, onion skin; keys \
+            space, ←/→, Home/End; \
+            #frame=N&clip=NAME links), a timeline with one row per node (keyframes, eased segments; click, drag \
+            or keyboard to seek), graphs of the selected node's x, y, rotation, scale and alpha over the clip \
+            with their values at the playhead, \
             and for --script the animators' fraction complete with the script's steps marked. The page loads \
             nothing from the network. Pages above 64 MiB get a warning; --frames-folder keeps the frames as PNG \
             files beside the page instead.
@@ -77,22 +81,32 @@ struct Preview: ParsableCommand {
         var store = PreviewImageStore()
         var clips: [PreviewClip] = []
         var frameCount = 0
+        var encoder = PreviewFrameEncoder()
         for sequence in rendered.sequences {
             var frames: [PreviewClip.Frame] = []
             for (plan, path) in zip(sequence.plans, sequence.paths) {
                 guard let bytes = FileManager.default.contents(atPath: path) else {
                     throw fail("\(path): cannot read the rendered frame")
                 }
-                let reference = referencingFiles
-                    ? relativePath(from: page.deletingLastPathComponent(), to: URL(fileURLWithPath: path)) : nil
-                frames.append(PreviewClip.Frame(number: plan.number, seconds: plan.seconds,
-                                                image: store.add(Array(bytes), reference: reference)))
+                if referencingFiles {
+                    let reference = relativePath(from: page.deletingLastPathComponent(), to: URL(fileURLWithPath: path))
+                    frames.append(PreviewClip.Frame(number: plan.number, seconds: plan.seconds,
+                                                    image: store.add(Array(bytes), reference: reference)))
+                } else {
+                    // Embedded: key pictures and the changed rectangles of the frames after them.
+                    let layers: [PreviewClip.Layer]
+                    do { layers = try encoder.layers(for: Array(bytes), store: &store) } catch {
+                        throw fail("\(path): \(error)")
+                    }
+                    frames.append(PreviewClip.Frame(number: plan.number, seconds: plan.seconds, layers: layers))
+                }
             }
             frameCount += frames.count
             var previewClip = PreviewClip(name: sequence.name, fps: rendered.fps, width: sequence.framing.width,
                                           height: sequence.framing.height, frames: frames)
             if let clip = sequence.clip {
                 previewClip.curves = NodeCurves.make(document: rendered.document, clip: clip)
+                previewClip.composition = rendered.document.composition(clip.composition)?.name ?? clip.composition
             }
             if let run = rendered.script {
                 previewClip.script = ScriptGraph(script: run.script, ticks: run.ticks)
@@ -100,7 +114,8 @@ struct Preview: ParsableCommand {
             clips.append(previewClip)
         }
         let bytes = PreviewPage(title: title ?? rendered.document.name, clips: clips, images: store).htmlBytes()
-        return (bytes, "\(clips.count) clip(s), \(frameCount) frame(s), \(store.images.count) distinct")
+        let pictures = referencingFiles ? "\(store.images.count) distinct" : "\(store.images.count) picture(s)"
+        return (bytes, "\(clips.count) clip(s), \(frameCount) frame(s), \(pictures)")
     }
 
     /// `12.3 MB`, `64 MB` (MiB), `0.04 MB`.

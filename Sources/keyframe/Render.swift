@@ -29,9 +29,14 @@ struct Render: ParsableCommand {
             completion: .file(extensions: ["json"]))
     var script: String?
 
-    @Option(name: .shortAndLong, help: ArgumentHelp("Folder for the frames (default: the current folder).", valueName: "DIR"),
-            completion: .directory)
-    var output: String = "."
+    @Option(name: .shortAndLong, help: ArgumentHelp(
+        "Folder for the frames (default: the current folder; with --animated and no -o, no frame files are kept).",
+        valueName: "DIR"), completion: .directory)
+    var output: String?
+
+    @Option(help: ArgumentHelp("Also write the clip as one animated PNG (APNG: lossless, plays in browsers).",
+                               valueName: "FILE.png"), completion: .file(extensions: ["png", "apng"]))
+    var animated: String?
 
     @Option(help: ArgumentHelp("Also write every rendered frame, labelled, into one PNG.", valueName: "FILE"),
             completion: .file(extensions: ["png"]))
@@ -68,14 +73,38 @@ struct Render: ParsableCommand {
             throw ValidationError(
                 "--script renders the script's own timeline; --clip, --frames, --at and --duration do not apply")
         }
+        if let animated {
+            if !options.at.isEmpty {
+                throw ValidationError("--animated plays every frame at the output rate; --at picks single times")
+            }
+            let lower = animated.lowercased()
+            guard lower.hasSuffix(".png") || lower.hasSuffix(".apng") else {
+                throw ValidationError("--animated \(animated): writes an animated PNG (APNG); name it .png or .apng")
+            }
+        }
     }
+
+    /// Where the frames go: `-o`, else the current folder.
+    var outputFolder: String { output ?? "." }
 
     func run() throws {
         let loaded = try RenderInput.load(input, options: options, quiet: quiet)
         let document = loaded.scene.document
         let scene = loaded.scene
+        // --animated without -o: the frames are only a step towards the animation, in a private folder.
+        let scratchFolder = animated != nil && output == nil ? try FrameSource.scratchFolder(.animated) : nil
+        defer { scratchFolder?.remove() }
+        let scratch = scratchFolder.map { URL(fileURLWithPath: $0.path) }
+        if let animated {
+            let count = script != nil ? 1 : (clip.isEmpty ? document.clips.count : Set(clip).count)
+            guard count == 1 else {
+                throw fail("--animated writes one clip's animation; choose it with --clip (clips: "
+                           + document.clips.map(\.name).joined(separator: ", ") + ")")
+            }
+            do { try AtomicFile.checkWritable(animated) } catch { throw fail("\(error)") }
+        }
         if let script {
-            try renderScript(script, input: loaded)
+            try renderScript(script, input: loaded, folder: scratch)
             return
         }
         if let previewSheet {
@@ -85,12 +114,36 @@ struct Render: ParsableCommand {
             return
         }
         var session = RenderSession(scene: scene)
-        configure(&session)
+        configure(&session, folder: scratch)
         session.clips = clip.isEmpty ? nil : clip
         session.selection = options.selection
         let rate = options.fps ?? document.frameRate.framesPerSecond
-        let summaries = try draw { progress throws(RenderError) in try session.run(reporting: progress) }
-        try report(summaries, rate: rate, diagnostics: document.diagnostics)
+        var summaries = try draw { progress throws(RenderError) in try session.run(reporting: progress) }
+        var note: String? = nil
+        if let animated, let summary = summaries.first {
+            let plays = document.clip(named: summary.name)?.loopCount ?? 0
+            note = try writeAnimation(summary, to: animated, rate: rate, plays: plays)
+        }
+        if scratch != nil { summaries = summaries.map { var s = $0; s.paths = []; return s } }
+        try report(summaries, rate: rate, diagnostics: document.diagnostics, note: note)
+    }
+
+    /// Assembles the frames `summary` wrote into the animated PNG at `path` (written atomically); returns the
+    /// summary line that says so.
+    func writeAnimation(_ summary: RenderSession.Summary, to path: String, rate: Double, plays: Int) throws -> String {
+        var writer = AnimatedPNGWriter(width: summary.framing.width, height: summary.framing.height,
+                                       frameDuration: AnimatedPNGWriter.frameDuration(fps: rate), plays: plays,
+                                       options: PNGEncodingOptions(preset: options.png))
+        do {
+            for frame in summary.paths {
+                try writer.add(png: try InputFile.read(frame))
+            }
+            try writeAtomically(try writer.finish(), to: path)
+        } catch {
+            throw fail("\(path): cannot write the animation: \(error)")
+        }
+        return "\(path): animated PNG, \(summary.frames.count) frame(s) at \(NumericBounds.text(rate)) fps, "
+            + (plays == 0 ? "looping" : "playing \(plays)×")
     }
 
     /// Runs `body` with a progress bar on a terminal; render errors exit 1.
@@ -110,8 +163,8 @@ struct Render: ParsableCommand {
     }
 
     /// The summary lines, or the `--json` report.
-    func report(_ summaries: [RenderSession.Summary], rate: Double, diagnostics: [Diagnostic], script: String? = nil)
-        throws
+    func report(_ summaries: [RenderSession.Summary], rate: Double, diagnostics: [Diagnostic], script: String? = nil,
+                note: String? = nil) throws
     {
         if json {
             try Output.out(JSONWriter.write(jsonReport(summaries, rate: rate, diagnostics: diagnostics, script: script)) + [0x0A])
@@ -136,6 +189,7 @@ struct Render: ParsableCommand {
             }
         }
         if let contactSheet { text += "contact sheet: \(contactSheet)\n" }
+        if let note { text += note + "\n" }
         try Output.out(text)
     }
 
@@ -149,7 +203,7 @@ struct Render: ParsableCommand {
         }
         var object: [String: JSONValue] = [
             "input": .string(input),
-            "output": .string(output),
+            "output": output.map { .string($0) } ?? (animated == nil ? .string(outputFolder) : .null),
             "fps": .number(rate),
             "clips": .array(summaries.map { summary in
                 var clip: [String: JSONValue] = [
@@ -176,14 +230,16 @@ struct Render: ParsableCommand {
             "diagnostics": .array(diagnostics.map(\.json)),
         ]
         if let contactSheet { object["contactSheet"] = file(contactSheet) }
+        if let animated { object["animated"] = file(animated) }
         if let script { object["script"] = .string(script) }
         return .object(object)
     }
 
-    /// The session settings shared by clip and script renders.
-    func configure(_ session: inout RenderSession) {
+    /// The session settings shared by clip and script renders; frames go to `folder` when given, else to the
+    /// output folder.
+    func configure(_ session: inout RenderSession, folder: URL? = nil) {
         options.configure(&session)
-        session.outputFolder = URL(fileURLWithPath: output)
+        session.outputFolder = folder ?? URL(fileURLWithPath: outputFolder)
         session.contactSheet = contactSheet.map { URL(fileURLWithPath: $0) }
         session.clean = clean
         session.failWhenNothingDrawn = !allowEmpty
@@ -191,17 +247,19 @@ struct Render: ParsableCommand {
 
     /// Plays `scriptPath` on the virtual clock at the output rate and renders every tick: each animator with a clip
     /// target draws its clip at its clip time, in declaration order. INPUT's stage frames the picture.
-    func renderScript(_ scriptPath: String, input loaded: RenderInput) throws {
+    func renderScript(_ scriptPath: String, input loaded: RenderInput, folder: URL?) throws {
         let inputScene = loaded.scene
         let rate = options.fps ?? inputScene.document.frameRate.framesPerSecond
         let run = try loaded.playScript(scriptPath, inputPath: URL(fileURLWithPath: input).standardizedFileURL.path,
                                         rate: rate)
         var session = RenderSession(scene: inputScene)
-        configure(&session)
-        let summary = try draw { progress throws(RenderError) in
+        configure(&session, folder: folder)
+        var summary = try draw { progress throws(RenderError) in
             try session.run(name: run.name, plans: run.plans, scenes: run.scenes, reporting: progress)
         }
-        try report([summary], rate: rate, diagnostics: inputScene.document.diagnostics, script: scriptPath)
+        let note = try animated.map { path throws in try writeAnimation(summary, to: path, rate: rate, plays: 0) }
+        if folder != nil { summary.paths = [] }
+        try report([summary], rate: rate, diagnostics: inputScene.document.diagnostics, script: scriptPath, note: note)
     }
 
     /// `out/walk-0000.png … walk-0023.png`, or the one path.

@@ -42,7 +42,7 @@ struct Verify: ParsableCommand {
     @Option(help: ArgumentHelp("Write a JSON report here.", valueName: "FILE.json"))
     var report: String?
 
-    @Option(help: ArgumentHelp("Write a self-contained HTML report (expected | actual | diff) here.", valueName: "FILE.html"))
+    @Option(help: ArgumentHelp("Write a self-contained HTML report (expected | actual | heat map; swipe, blink, onion skin, zoom) here.", valueName: "FILE.html"))
     var html: String?
 
     @Option(help: ArgumentHelp("Folder for the diff pictures and rendered frames of failing frames.", valueName: "DIR"))
@@ -117,7 +117,11 @@ struct Verify: ParsableCommand {
         }
         do {
             if let report { try writeAtomically(result.jsonBytes, to: report) }
-            if let html { try writeAtomically(Array(VerifyHTMLReport.html(for: result).utf8), to: html) }
+            if let html {
+                let record = RecordCommand.text(CommandLine.arguments, dropping: ["--html", "--report", "--artifacts", "--jobs"],
+                                                droppingFlags: ["--quiet"])
+                try writeAtomically(Array(VerifyHTMLReport.html(for: result, recordCommand: record).utf8), to: html)
+            }
         } catch {
             throw fail("\(error)")
         }

@@ -142,7 +142,8 @@ final class BatchVerifyCLITests: XCTestCase {
         // One HTML page with the three pictures of the failing frame.
         let html = try String(contentsOf: work.appendingPathComponent("verify.html"), encoding: .utf8)
         XCTAssertTrue(html.contains("set/bta-spinner") && html.contains(spinnerFrames[3]), "page names the frame")
-        XCTAssertEqual(html.components(separatedBy: "src=\"data:image/png;base64,").count - 1, 3)
+        XCTAssertEqual(html.components(separatedBy: "src=\"data:image/png;base64,").count - 1, 4,
+                       "expected | actual | heat map, and the heat map's scale")
 
         // A failing tree keeps failing on the next run (failures are never carried over as passes).
         run = try batch([root.path, "-o", out, "--verify", gold])
@@ -185,7 +186,15 @@ final class BatchVerifyCLITests: XCTestCase {
                                  "--report", path("out\(jobs)/r.json"), "--junit", path("out\(jobs)/j.xml"),
                                  "--verify-html", path("out\(jobs)/v.html")])
             XCTAssertEqual(run.status, 1, run.stderr)
-            outputs.append(BatchFixtures.snapshot(URL(fileURLWithPath: path("out\(jobs)"))))
+            var snapshot = BatchFixtures.snapshot(URL(fileURLWithPath: path("out\(jobs)")))
+            // The page shows the command that records the new goldens: this run's command, which names its own OUT.
+            let page = String(decoding: snapshot["v.html"] ?? [], as: UTF8.self)
+            let command = try XCTUnwrap(page.range(of: "<pre class=\"command\">.*</pre>", options: .regularExpression))
+            XCTAssertTrue(page[command].contains("-o \(path("out\(jobs)")) --verify \(gold) ")
+                          && page[command].hasSuffix(" --record</code></pre>") && !page[command].contains("--jobs"),
+                          String(page[command]))
+            snapshot["v.html"] = Array(page.replacingCharacters(in: command, with: "").utf8)
+            outputs.append(snapshot)
         }
         XCTAssertNotNil(outputs[0]["set/verify/dragonbones-waver/\(frames[5].dropLast(4)).diff.png"])
         XCTAssertNotNil(outputs[0]["set/verify/bta-spinner/spinner-0001.actual.png"], "missing golden keeps the render")

@@ -62,6 +62,7 @@ final class CLIContractTests: XCTestCase {
             ["render", walker, "-o", out.path, "--frames", "0"],
             ["render", walker, "-o", out.path, "--frames", "0", "--json"],
             ["render", walker, "--script", script, "-o", out.appendingPathComponent("script").path],
+            ["diff", walker, walker],
             ["--help"],
             ["--version"],
             ["render", "--help"],

@@ -128,6 +128,7 @@ final class NumericOptionsCLITests: XCTestCase {
         case "verify": return [spinner, "--golden", out, "--record", "--frames", "0"]
         case "preview": return [spinner, "-o", out + "/page.html", "--frames", "0"]
         case "export": return [spinner, "--to", "lottie", "-o", out + "/spinner.json"]
+        case "diff": return [spinner, spinner]
         case "batch": return [root.path, "-o", out, "--verify", out + "-goldens", "--record", "--frames", "0"]
         case "bench convert": return [spinner]
         case "bench engine": return ["--animators", "10", "--ticks", "1", "--repetitions", "1"]

@@ -11,18 +11,34 @@ import XCTest
 final class PreviewBrowserTests: XCTestCase {
     var walker: String { TestPaths.packageRoot.appendingPathComponent("Samples/animate-walker").path }
 
-    /// Chromium, or a skip that says why the test cannot run.
-    func browser() throws -> String {
-        guard let chromium = ChromiumSession.executable() else {
+    /// The class's one browser, started by its first test and closed after the last.
+    nonisolated(unsafe) static var shared: ChromiumSession?
+
+    override class func tearDown() {
+        shared?.close()
+        shared = nil
+        super.tearDown()
+    }
+
+    /// A fresh page of `width` × `height` in the class's browser, or a skip that says why the test cannot run.
+    func browser(width: Int = 1000, height: Int = 900) throws -> ChromiumSession {
+        guard let executable = ChromiumSession.executable() else {
             throw XCTSkip("chromium is not installed (Scripts/ensure-deps.sh installs it: apt-get install chromium); "
                           + "the preview's browser tests cannot run")
         }
-        return chromium
+        if let browser = Self.shared {
+            try browser.openPage(width: width, height: height)
+            return browser
+        }
+        let browser = try ChromiumSession(executable: executable, width: width, height: height)
+        Self.shared = browser
+        return browser
     }
 
-    /// Compares the canvas on screen with a frame `render` wrote; returns the comparison.
+    /// Compares the canvas on screen, once the frame asked for is drawn, with a frame `render` wrote.
     func assertScreenShows(_ chromium: ChromiumSession, _ framePath: String, _ message: String,
                            file: StaticString = #filePath, line: UInt = #line) throws {
+        try chromium.wait(for: "keyframePreview.isDrawn()")
         let rect = try chromium.rect(of: "view")
         let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width,
                                                               height: rect.height))
@@ -43,7 +59,7 @@ final class PreviewBrowserTests: XCTestCase {
     }
 
     func testPageShowsRenderedFramesAndControlsLandOnTheRightFrame() throws {
-        let executable = try browser()
+        let chromium = try browser(width: 1000, height: 900)
         let root = try TestPaths.temporaryFolder("preview-browser")
         defer { try? FileManager.default.removeItem(at: root) }
         let frames = root.appendingPathComponent("frames")
@@ -56,8 +72,6 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertEqual(preview.status, 0, preview.stderr)
         XCTAssertTrue(preview.stdout.contains("2 clip(s), 48 frame(s)"), preview.stdout)
 
-        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
-        defer { chromium.close() }
         let url = page.absoluteURL.absoluteString
         try chromium.navigate(url + "#frame=5&clip=walk")
         try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
@@ -114,6 +128,7 @@ final class PreviewBrowserTests: XCTestCase {
                 blended.pixels[i] = UInt8((Double(blended.pixels[i]) * 0.7 + Double(neighbour.pixels[i]) * 0.3).rounded())
             }
         }
+        try chromium.wait(for: "keyframePreview.isDrawn()")
         let rect = try chromium.rect(of: "view")
         let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height))
         let onionComparison = BitmapComparison.compare(shot, blended, tolerance: 3)
@@ -145,22 +160,27 @@ final class PreviewBrowserTests: XCTestCase {
         let polylines = try chromium.evaluate("document.querySelectorAll('#curves polyline').length") as? Int ?? 0
         XCTAssertGreaterThan(polylines, 0)
 
-        // A node inside a nested symbol: listed with its instance, graphed as the instance plays it in the clip,
-        // with a graph of the nested frame shown.
+        // A node inside a nested symbol: a timeline row under its instance, graphed as the instance plays it in
+        // the clip, with a graph of the nested frame shown.
         let nested = try chromium.evaluate("""
             (() => {
-              const s = document.getElementById('node');
-              const o = [...s.options].find(o => o.textContent.includes(' › ') && !o.textContent.includes('(still)'));
-              if (!o) return 'no nested node listed: ' + [...s.options].map(o => o.textContent).join('; ');
-              s.value = o.value; s.dispatchEvent(new Event('change'));
+              const data = keyframePreview.data.clips[keyframePreview.state.clip];
+              const i = data.nodes.findIndex(n => n.nested && n.animated);
+              if (i < 0) return 'no nested animated node';
+              const row = document.getElementById('tl-row-' + i);
+              row.querySelector('.tl-label').click();
+              let header = row.previousElementSibling;
+              while (header && !header.classList.contains('tl-group')) header = header.previousElementSibling;
               const titles = [...document.querySelectorAll('#curves svg')].map(g => g.querySelector('text').textContent);
-              return [o.textContent, document.querySelectorAll('#curves polyline').length].concat(titles).join('|');
+              return [header.textContent, document.getElementById('curvesOf').textContent,
+                      document.querySelectorAll('#curves polyline').length].concat(titles).join('|');
             })()
             """) as? String ?? ""
         let parts = nested.components(separatedBy: "|")
-        XCTAssertGreaterThan(parts.count, 3, nested)
-        XCTAssertGreaterThan(Int(parts.count > 1 ? parts[1] : "") ?? 0, 0, nested)
-        XCTAssertTrue(parts.dropFirst(2).contains { $0.contains("as it plays in this clip") }, nested)
+        XCTAssertGreaterThan(parts.count, 4, nested)
+        XCTAssertTrue(parts[0].contains(" › walker_"), "grouped under its instance and composition: \(nested)")
+        XCTAssertTrue(parts[1].contains("as it plays in this clip"), nested)
+        XCTAssertGreaterThan(Int(parts.count > 2 ? parts[2] : "") ?? 0, 0, nested)
         XCTAssertTrue(parts.last?.hasPrefix("frame of ") ?? false, nested)
 
         // Only the page itself was loaded: no request left the file.
@@ -184,7 +204,7 @@ final class PreviewBrowserTests: XCTestCase {
     /// frames (before: `<!--<script>` in a name switched the parser into its escaped state, the page's own scripts
     /// were swallowed and no clip loaded).
     func testHostileNamesDoNotBreakThePlayer() throws {
-        let executable = try browser()
+        let chromium = try browser(width: 1000, height: 900)
         let root = try TestPaths.temporaryFolder("preview-browser-hostile")
         defer { try? FileManager.default.removeItem(at: root) }
         let document = root.appendingPathComponent("walker.json")
@@ -207,8 +227,6 @@ final class PreviewBrowserTests: XCTestCase {
         let preview = try CLIRunner.run(["preview", document.path, "-o", page.path] + options)
         XCTAssertEqual(preview.status, 0, preview.stderr)
 
-        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
-        defer { chromium.close() }
         try chromium.navigate(page.absoluteURL.absoluteString)
         try chromium.wait(for: "window.keyframePreview && keyframePreview.ready", timeout: 10)
         XCTAssertEqual(try chromium.evaluate("[...document.getElementById('clip').options].map(o => o.textContent)")
@@ -218,12 +236,147 @@ final class PreviewBrowserTests: XCTestCase {
         try chromium.evaluate("keyframePreview.show(2)")
         try assertScreenShows(chromium, frames.appendingPathComponent("__--_script_-0002.png").path,
                               "a hostile clip's frame 2")
-        XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('script').length") as? Int, 3)
+        // The page's own scripts (data block, player) and one picture block plus its arrival call per picture: no
+        // script element more (a name that opened one) and none swallowed.
+        let pictures = try XCTUnwrap(chromium.evaluate("document.querySelectorAll('script.kf-picture').length") as? Int)
+        XCTAssertGreaterThan(pictures, 0)
+        XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('script').length") as? Int, 2 + 2 * pictures)
+    }
+
+    /// The timeline: a click on a node's row lands on the frame under the pointer, a drag along the ruler follows
+    /// it, and the keyboard alone moves between nodes (↑/↓), frames (←/→) and the selected node's keyframes
+    /// (Shift+←/→) — each time showing render's frame, with the curves' readouts at the playhead.
+    func testTimelineSeeksByClickDragAndKeyboard() throws {
+        let chromium = try browser(width: 1200, height: 1000)
+        let root = try TestPaths.temporaryFolder("preview-browser-timeline")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let spinner = TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path
+        let frames = root.appendingPathComponent("frames")
+        let page = root.appendingPathComponent("spinner.html")
+        let options = ["--background", "#ffffff", "--quiet"]
+        XCTAssertEqual(try CLIRunner.run(["render", spinner, "-o", frames.path] + options).status, 0)
+        XCTAssertEqual(try CLIRunner.run(["preview", spinner, "-o", page.path] + options).status, 0)
+        func frame(_ k: Int) -> String { frames.appendingPathComponent(String(format: "spinner-%04d.png", k)).path }
+        try chromium.navigate(page.absoluteURL.absoluteString)
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+
+        // Where frame k's time falls (the middle of its 1/24 s) on a track: the row of node NAME, or the ruler.
+        func point(_ track: String, frame k: Int) throws -> (x: Double, y: Double) {
+            let value = try chromium.evaluate("""
+                (() => {
+                  const rows = [...document.querySelectorAll('.tl-row')];
+                  const row = '\(track)' === 'ruler' ? document.querySelector('.tl-ruler')
+                    : rows.find(r => r.querySelector('.tl-label').firstChild.textContent === '\(track)');
+                  const r = row.querySelector('svg.tl-track').getBoundingClientRect();
+                  const c = keyframePreview.data.clips[0];
+                  const t = c.seconds[\(k)] + 0.5 / c.fps;
+                  return [r.left + window.scrollX + t / keyframePreview.timeline.duration() * r.width,
+                          r.top + window.scrollY + r.height / 2];
+                })()
+                """)
+            let numbers = try XCTUnwrap(value as? [Double], "no track \(track)")
+            return (numbers[0], numbers[1])
+        }
+        let rowOfWheel = try point("wheel #0", frame: 9)
+        try chromium.click(x: rowOfWheel.x, y: rowOfWheel.y)
+        XCTAssertEqual(try current(chromium).frame, 9)
+        try assertScreenShows(chromium, frame(9), "timeline click at frame 9")
+        XCTAssertEqual(try chromium.evaluate("document.getElementById('curvesOf').textContent") as? String, "wheel #0",
+                       "the clicked row's node is selected")
+        XCTAssertEqual(try chromium.evaluate("location.hash") as? String, "#frame=9&clip=spinner")
+        try chromium.drag(from: try point("ruler", frame: 2), to: try point("ruler", frame: 14))
+        XCTAssertEqual(try current(chromium).frame, 14)
+        try assertScreenShows(chromium, frame(14), "dragged along the ruler to frame 14")
+
+        // Keyboard only, from the selected row: Home, then the wheel's next keyframe (its tween ends at frame 16).
+        func rotationReadout() throws -> Double {
+            let text = try XCTUnwrap(chromium.evaluate("""
+                [...document.querySelectorAll('#curves svg')].find(g => g.querySelector('text').textContent === 'rotation')
+                  .querySelector('text.readout').textContent
+                """) as? String)
+            return try XCTUnwrap(Double(text.prefix { $0 != "°" }), text)
+        }
+        try chromium.evaluate("document.querySelector('.tl-row[aria-selected=true]').focus()")
+        try chromium.press(key: "Home", code: "Home", keyCode: 36)
+        XCTAssertEqual(try current(chromium).frame, 0)
+        let start = try rotationReadout()
+        try chromium.press(key: "ArrowRight", code: "ArrowRight", keyCode: 39, shift: true)
+        XCTAssertEqual(try current(chromium).frame, 16, "Shift+→: the wheel's next keyframe")
+        try assertScreenShows(chromium, frame(16), "the wheel's second keyframe")
+        XCTAssertEqual(abs(try rotationReadout() - start), 450, accuracy: 1e-3, "the wheel turns 450° (Samples/README.md)")
+        try chromium.press(key: "ArrowRight", code: "ArrowRight", keyCode: 39)
+        XCTAssertEqual(try current(chromium).frame, 17, "→ steps one frame with the timeline focused")
+        try chromium.press(key: "ArrowLeft", code: "ArrowLeft", keyCode: 37, shift: true)
+        XCTAssertEqual(try current(chromium).frame, 16)
+        try chromium.press(key: "ArrowLeft", code: "ArrowLeft", keyCode: 37, shift: true)
+        XCTAssertEqual(try current(chromium).frame, 0)
+        try assertScreenShows(chromium, frame(0), "back to the first keyframe")
+        // ↑/↓ move the selection and the focus between rows; the curves follow.
+        let selected = "[document.activeElement.id, document.querySelector('.tl-row[aria-selected=true]').id, "
+            + "document.getElementById('curvesOf').textContent]"
+        let before = try XCTUnwrap(chromium.evaluate(selected) as? [String])
+        try chromium.press(key: "ArrowUp", code: "ArrowUp", keyCode: 38)
+        let above = try XCTUnwrap(chromium.evaluate(selected) as? [String])
+        XCTAssertEqual(above[0], above[1], "focus follows the selection")
+        XCTAssertNotEqual(above[1], before[1])
+        XCTAssertEqual(above[2], "wheel", "the wheel's layer is the row above its instance")
+        try chromium.press(key: "ArrowDown", code: "ArrowDown", keyCode: 40)
+        XCTAssertEqual(try XCTUnwrap(chromium.evaluate(selected) as? [String]), before)
+    }
+
+    /// A corpus character of 80 frames (DragonBones' dragon standing, at 220 × 268): on a virtual clock that runs only
+    /// while nothing is being fetched, its first frame is on screen — render's frame 0, pixel for pixel — within the
+    /// page's first second, drawn while most pictures are still undecoded, with the loading state gone. (The dragon
+    /// breathes with its whole body, so its pictures are barely smaller than its distinct frames; they must not be
+    /// larger.)
+    func testCorpusExportShowsItsFirstFrameWithinOneSecond() throws {
+        let dragon = try XCTUnwrap(try TestPaths.corpus("dragonbones").first { $0.lastPathComponent == "db2.3-dragon-flash" })
+        let chromium = try browser(width: 1000, height: 900)
+        let root = try TestPaths.temporaryFolder("preview-browser-corpus")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let frames = root.appendingPathComponent("frames")
+        let page = root.appendingPathComponent("dragon.html")
+        let options = ["--clip", "dragonBoy/stand", "--background", "#2a2a2a", "--size", "220x268", "--quiet"]
+        XCTAssertEqual(try CLIRunner.run(["render", dragon.path, "-o", frames.path] + options).status, 0)
+        let preview = try CLIRunner.run(["preview", dragon.path, "-o", page.path] + options)
+        XCTAssertEqual(preview.status, 0, preview.stderr)
+        let files = try FileManager.default.contentsOfDirectory(atPath: frames.path).filter { $0.hasSuffix(".png") }
+        XCTAssertEqual(files.count, 80)
+        // The page's pictures against its distinct frames whole (what it embedded before keys and patches).
+        var distinct: [Data: Int] = [:]
+        for name in files { let bytes = try Data(contentsOf: frames.appendingPathComponent(name)); distinct[bytes] = bytes.count }
+        let whole = distinct.values.reduce(0, +)
+        let html = try String(contentsOf: page, encoding: .utf8)
+        let blocks = html.components(separatedBy: "<script type=\"text/plain\" class=\"kf-picture\">").dropFirst()
+        let stored = blocks.map { Data(base64Encoded: String($0.prefix { $0 != "<" }))?.count ?? 0 }.reduce(0, +)
+        XCTAssertGreaterThan(stored, 0)
+        XCTAssertLessThanOrEqual(stored, whole, "pictures \(stored) bytes, the distinct frames alone \(whole)")
+
+        try chromium.navigate(page.absoluteURL.absoluteString, virtualTimeBudget: 1000)
+        let state = try XCTUnwrap(chromium.evaluate("""
+            [keyframePreview.ready, keyframePreview.firstFrameAt, keyframePreview.decodedAtFirstFrame,
+             keyframePreview.data.pictures, document.getElementById('loading').hidden, keyframePreview.current().frame]
+            """) as? [Any])
+        XCTAssertEqual(state[0] as? Bool, true, "no frame on screen after the first second: \(state)")
+        XCTAssertLessThanOrEqual((state[1] as? NSNumber)?.doubleValue ?? .infinity, 1000)
+        let pictures = (state[3] as? NSNumber)?.intValue ?? 0
+        XCTAssertGreaterThan(pictures, 10)
+        XCTAssertLessThan((state[2] as? NSNumber)?.intValue ?? .max, pictures / 2,
+                          "the first frame waited for the other frames' pictures")
+        XCTAssertEqual(state[4] as? Bool, true, "the loading state is still shown")
+        XCTAssertEqual((state[5] as? NSNumber)?.intValue, 0)
+        // The canvas holds render's frame 0 exactly (its own pixels, whatever the zoom), and it is what is on screen.
+        let canvas = try XCTUnwrap(chromium.evaluate("document.getElementById('view').toDataURL('image/png')") as? String)
+        let drawn = try PNGDecoder().decode([UInt8](try XCTUnwrap(Data(base64Encoded: String(canvas.dropFirst("data:image/png;base64,".count))))))
+        let expected = try PNGDecoder().decode(contentsOf: frames.appendingPathComponent("dragonBoy_stand-0000.png").path)
+        let comparison = BitmapComparison.compare(drawn, expected, tolerance: 0)
+        XCTAssertTrue(comparison.matches, "canvas: \(comparison.summary)")
+        try assertScreenShows(chromium, frames.appendingPathComponent("dragonBoy_stand-0000.png").path, "first frame")
     }
 
     /// With --frames-folder the page loads its frames from files beside it, still without any network request.
     func testFramesFolderPageLoadsItsFrames() throws {
-        let executable = try browser()
+        let chromium = try browser(width: 900, height: 800)
         let root = try TestPaths.temporaryFolder("preview-browser-folder")
         defer { try? FileManager.default.removeItem(at: root) }
         let page = root.appendingPathComponent("site/spinner.html")
@@ -231,12 +384,10 @@ final class PreviewBrowserTests: XCTestCase {
         let result = try CLIRunner.run(["preview", TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path,
                                         "-o", page.path, "--frames-folder", frames.path, "--background", "#ffffff"])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let chromium = try ChromiumSession(executable: executable, width: 900, height: 800)
-        defer { chromium.close() }
         try chromium.navigate(page.absoluteURL.absoluteString + "#frame=9")
-        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.decoded === keyframePreview.data.pictures")
         XCTAssertEqual(try chromium.evaluate(
-            "keyframePreview.images.every(i => i.complete && i.naturalWidth === 160)") as? Bool, true,
+            "keyframePreview.pictures.every(p => p.img.complete && p.img.naturalWidth === 160)") as? Bool, true,
             "every frame file loaded (the spinner's stage is 160×160)")
         try assertScreenShows(chromium, frames.appendingPathComponent("spinner-0009.png").path, "frames folder #frame=9")
         XCTAssertEqual(chromium.requestedURLs.filter { !$0.hasPrefix("file:") && !$0.hasPrefix("data:") }, [])
@@ -251,7 +402,7 @@ final class PreviewBrowserTests: XCTestCase {
         guard ProcessInfo.processInfo.environment["KEYFRAME_BENCH"] != nil else {
             throw XCTSkip("benchmark: set KEYFRAME_BENCH=1 to measure preview playback in Chromium")
         }
-        let executable = try browser()
+        let chromium = try browser(width: 1000, height: 900)
         let root = try TestPaths.temporaryFolder("preview-browser-bench")
         defer { try? FileManager.default.removeItem(at: root) }
         let page = root.appendingPathComponent("walker60.html")
@@ -259,10 +410,8 @@ final class PreviewBrowserTests: XCTestCase {
         let result = try CLIRunner.run(["preview", walker, "-o", page.path, "--clip", "walk", "--fps", "60",
                                         "--size", size])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let chromium = try ChromiumSession(executable: executable, width: 1000, height: 900)
-        defer { chromium.close() }
         try chromium.navigate(page.absoluteURL.absoluteString)
-        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.decoded === keyframePreview.data.pictures")
         let seconds = 5.0
         try chromium.evaluate("""
             (async () => {

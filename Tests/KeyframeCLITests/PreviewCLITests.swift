@@ -1,4 +1,6 @@
 import Foundation
+import KeyframePNG
+import KeyframeRaster
 import KeyframeTestSupport
 import XCTest
 
@@ -7,21 +9,30 @@ import XCTest
 final class PreviewCLITests: XCTestCase {
     func sample(_ name: String) -> String { TestPaths.packageRoot.appendingPathComponent("Samples/\(name)").path }
 
-    /// The page's JSON data block, with its picture block under `images`.
+    /// The page's JSON data block, with its embedded pictures (the `kf-picture` blocks, in order) under
+    /// `embedded` as PNG bytes.
     func pageData(_ url: URL) throws -> [String: Any] {
         let html = try String(contentsOf: url, encoding: .utf8)
-        func block(_ id: String) throws -> Any {
-            let start = try XCTUnwrap(html.range(of: "<script type=\"application/json\" id=\"\(id)\">"))
-            let end = try XCTUnwrap(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
-            let text = html[start.upperBound..<end.lowerBound].replacingOccurrences(of: "<\\/", with: "</")
-            return try JSONSerialization.jsonObject(with: Data(text.utf8))
+        let start = try XCTUnwrap(html.range(of: "<script type=\"application/json\" id=\"kf-data\">"))
+        let end = try XCTUnwrap(html.range(of: "</script>", range: start.upperBound..<html.endIndex))
+        XCTAssertFalse(html[start.upperBound..<end.lowerBound].contains("<"), "no < inside the data block")
+        var data = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(html[start.upperBound..<end.lowerBound].utf8))
+                                 as? [String: Any])
+        var pictures: [Data] = []
+        let open = "<script type=\"text/plain\" class=\"kf-picture\">"
+        var cursor = end.upperBound
+        while let block = html.range(of: open, range: cursor..<html.endIndex) {
+            let close = try XCTUnwrap(html.range(of: "</script>", range: block.upperBound..<html.endIndex))
+            pictures.append(try XCTUnwrap(Data(base64Encoded: String(html[block.upperBound..<close.lowerBound]))))
+            cursor = close.upperBound
         }
-        var data = try XCTUnwrap(try block("kf-data") as? [String: Any])
-        data["images"] = try block("kf-images")
+        data["embedded"] = pictures
         return data
     }
 
-    func testSelfContainedPageStoresIdenticalFramesOnce() throws {
+    /// Every frame rebuilt from the page's pictures is render's frame, pixel for pixel; identical pictures are stored
+    /// once, and there are fewer pictures than frames (hopbot holds poses).
+    func testSelfContainedPageRebuildsEveryRenderedFrame() throws {
         let root = try TestPaths.temporaryFolder("preview-cli")
         defer { try? FileManager.default.removeItem(at: root) }
         let frames = root.appendingPathComponent("frames")
@@ -35,29 +46,29 @@ final class PreviewCLITests: XCTestCase {
             XCTAssertFalse(html.contains(external), "the page refers to something outside itself: \(external)")
         }
         let data = try pageData(page)
-        let images = try XCTUnwrap(data["images"] as? [String])
-        XCTAssertTrue(images.allSatisfy { $0.hasPrefix("data:image/png;base64,") })
-        XCTAssertEqual(Set(images).count, images.count, "an image is stored twice")
+        let pictures = try XCTUnwrap(data["embedded"] as? [Data])
+        XCTAssertEqual(data["pictures"] as? Int, pictures.count)
+        XCTAssertNil(data["sources"])
+        XCTAssertEqual(Set(pictures).count, pictures.count, "a picture is stored twice")
         let clips = try XCTUnwrap(data["clips"] as? [[String: Any]])
-        // Frames with the same bytes from `render` share one image; frames with different bytes never do.
-        var imageByBytes: [Data: Int] = [:]
         var total = 0
         for clip in clips {
             let name = try XCTUnwrap(clip["name"] as? String)
             let numbers = try XCTUnwrap(clip["numbers"] as? [Int])
-            let indices = try XCTUnwrap(clip["images"] as? [Int])
+            let layers = try XCTUnwrap(clip["layers"] as? [[[Int]]])
+            let width = try XCTUnwrap(clip["width"] as? Int), height = try XCTUnwrap(clip["height"] as? Int)
             total += numbers.count
-            for (number, index) in zip(numbers, indices) {
+            for (number, frameLayers) in zip(numbers, layers) {
                 let stem = name.replacingOccurrences(of: ":", with: "_")
-                let bytes = try Data(contentsOf: frames.appendingPathComponent(String(format: "%@-%04d.png", stem, number)))
-                XCTAssertEqual(Data(base64Encoded: String(images[index].dropFirst("data:image/png;base64,".count))),
-                               bytes, "\(name) frame \(number) is not render's frame")
-                if let known = imageByBytes[bytes] { XCTAssertEqual(known, index) } else { imageByBytes[bytes] = index }
+                let path = frames.appendingPathComponent(String(format: "%@-%04d.png", stem, number)).path
+                let rebuilt = try PreviewComposition.compose(frameLayers, pictures: pictures.map { [UInt8]($0) },
+                                                             width: width, height: height)
+                let comparison = BitmapComparison.compare(rebuilt, try PNGDecoder().decode(contentsOf: path), tolerance: 0)
+                XCTAssertTrue(comparison.matches, "\(name) frame \(number): \(comparison.summary)")
             }
         }
-        XCTAssertEqual(imageByBytes.count, images.count)
-        XCTAssertLessThan(images.count, total, "hopbot holds poses, so some frames repeat")
-        XCTAssertTrue(result.stdout.contains("\(total) frame(s), \(images.count) distinct"), result.stdout)
+        XCTAssertLessThan(pictures.count, total, "hopbot holds poses, so some frames repeat")
+        XCTAssertTrue(result.stdout.contains("\(total) frame(s), \(pictures.count) picture(s)"), result.stdout)
 
         // Deterministic: the same command writes the same bytes.
         let again = root.appendingPathComponent("again.html")
@@ -140,7 +151,10 @@ final class PreviewCLITests: XCTestCase {
         let result = try CLIRunner.run(["preview", sample("animate-walker"), "-o", page.path, "--clip", "walk",
                                         "--frames-folder", folder.path])
         XCTAssertEqual(result.status, 0, result.stderr)
-        let images = try XCTUnwrap(try pageData(page)["images"] as? [String])
+        let data = try pageData(page)
+        XCTAssertEqual((data["embedded"] as? [Data])?.count, 0, "nothing embedded")
+        let images = try XCTUnwrap(data["sources"] as? [String])
+        XCTAssertEqual(data["pictures"] as? Int, images.count)
         XCTAssertFalse(images.isEmpty)
         for image in images {
             XCTAssertTrue(image.hasPrefix("frames/walk-"), image)
@@ -155,8 +169,10 @@ final class PreviewCLITests: XCTestCase {
         let big = try CLIRunner.run(["preview", sample("animate-walker"), "--clip", "walk", "--clip", "wave",
                                      "-o", embedded.path, "--size-warning", "0.05"])
         XCTAssertEqual(big.status, 0, big.stderr)
-        XCTAssertTrue(big.stderr.hasPrefix("keyframe: warning: \(embedded.path) is 0.4 MB, more than 0.05 MB;"),
-                      big.stderr)  // the walker's page is about 400 KB (frames, and curves down the nested symbols)
+        let size = Double(try Data(contentsOf: embedded).count) / 1_048_576
+        XCTAssertGreaterThan(size, 0.1)  // the walker's page: its pictures, and curves down the nested symbols
+        XCTAssertTrue(big.stderr.hasPrefix("keyframe: warning: \(embedded.path) is \(String(format: "%.1f", size)) MB, "
+                                           + "more than 0.05 MB;"), big.stderr)
         XCTAssertEqual(try CLIRunner.run(["preview", sample("animate-walker"), "-o", embedded.path]).stderr, "")
         XCTAssertTrue(big.stderr.contains("--frames-folder"), big.stderr)
     }
@@ -178,7 +194,9 @@ final class PreviewCLITests: XCTestCase {
         let result = try CLIRunner.run(["preview", json.path, "--assets", sample("animate-walker"), "-o", page.path])
         XCTAssertEqual(result.status, 0, result.stderr)
         let html = try String(contentsOf: page, encoding: .utf8)
-        XCTAssertEqual(html.components(separatedBy: "</script>").count - 1, 3, "exactly the page's three scripts")
+        let pictures = try XCTUnwrap(try pageData(page)["embedded"] as? [Data]).count
+        XCTAssertEqual(html.components(separatedBy: "</script>").count - 1, 2 + 2 * pictures,
+                       "exactly the page's scripts: data, player, and per picture its block and its announcement")
         XCTAssertTrue(html.contains("<title>&lt;i&gt;walker&lt;/i&gt; — Keyframe preview</title>"))
         let names = try XCTUnwrap(try pageData(page)["clips"] as? [[String: Any]]).compactMap { $0["name"] as? String }
         XCTAssertEqual(names.first, evil)

@@ -68,7 +68,8 @@ final class VerifyCLITests: XCTestCase {
         XCTAssertEqual(try Data(contentsOf: report1), try Data(contentsOf: report))
         XCTAssertEqual(try Data(contentsOf: html1), try Data(contentsOf: html))
         let page = try String(contentsOf: html, encoding: .utf8)
-        XCTAssertEqual(page.components(separatedBy: "data:image/png;base64,").count - 1, 3, "expected | actual | diff")
+        XCTAssertEqual(page.components(separatedBy: "data:image/png;base64,").count - 1, 4,
+                       "expected | actual | heat map, and the heat map's scale")
         XCTAssertFalse(page.contains("src=\"http"))
 
         // A generous share lets the frame pass: 6 of 6400 pixels is under 0.1%.

@@ -128,10 +128,11 @@ final class NestedCurvesTests: XCTestCase {
     /// Keyframes are marked where the nested playhead passes them: forwards, across a loop's wrap, and backwards.
     func testKeyframeMarksFollowTheNestedPlayhead() {
         let times = [0.0, 1, 2, 3, 4, 5]
-        let keys = [(frame: 0.0, value: 10.0), (frame: 2.0, value: 20.0)]
+        let keys: [(frame: Double, value: Double, segment: NodeCurves.Segment)] = [(0, 10, .linear), (2, 20, .hold)]
         let forward = NodeCurves.keyCrossings(keys, frames: [0, 1, 2, 3, 0, 1], times: times, length: 4)
         XCTAssertEqual(forward.map(\.seconds), [0, 2, 4])
         XCTAssertEqual(forward.map(\.value), [10, 20, 10])
+        XCTAssertEqual(forward.map(\.segment), [.linear, .hold, .linear], "each mark says how its keyframe's segment eases")
         let halfSteps = NodeCurves.keyCrossings(keys, frames: [1.5, 2.5, 3.5, 0.5, nil, 2], times: times, length: 4)
         XCTAssertEqual(halfSteps.map(\.seconds), [0.5, 2.5, 5], "crossings interpolated; reappearing on a key marks it")
         let backward = NodeCurves.keyCrossings(keys, frames: [3, 2, 1, 0, 3, 2], times: times, length: 4)

@@ -32,6 +32,8 @@ public final class ChromiumSession {
     private var buffer: [UInt8] = []
     private var nextID = 1
     private let profile: URL
+    /// Whether pages record their requests' events (``requestedURLs``).
+    private let watchNetwork: Bool
     /// Every event received so far (method and params).
     public private(set) var events: [(method: String, params: [String: Any])] = []
     /// The attached page's session.
@@ -41,6 +43,7 @@ public final class ChromiumSession {
     /// request's event (``requestedURLs``); pages that load large data URLs can do without.
     public init(executable: String, width: Int, height: Int, watchNetwork: Bool = true) throws {
         profile = FileManager.default.temporaryDirectory.appendingPathComponent("kf-chromium-\(UUID().uuidString)")
+        self.watchNetwork = watchNetwork
         var toChrome: [Int32] = [0, 0], fromChrome: [Int32] = [0, 0]
         guard pipe(&toChrome) == 0, pipe(&fromChrome) == 0, toChrome[0] > 4, fromChrome[1] > 4
         else { throw Failure(description: "cannot create pipes for Chromium") }
@@ -71,11 +74,25 @@ public final class ChromiumSession {
         pid = child
         commands = toChrome[1]
         replies = fromChrome[0]
-        let target = try send("Target.createTarget", ["url": "about:blank"], browser: true)
-        guard let targetID = target["targetId"] as? String else { throw Failure(description: "no target: \(target)") }
+        try openPage(width: width, height: height)
+    }
+
+    private var target: String?
+
+    /// Replaces the attached page with a fresh one of `width` × `height` CSS pixels (its own history, scripts and
+    /// virtual-time policy), so the tests of a class can share one browser.
+    public func openPage(width: Int, height: Int) throws {
+        if let target {
+            _ = try? send("Target.closeTarget", ["targetId": target], browser: true)
+            self.target = nil
+        }
+        let created = try send("Target.createTarget", ["url": "about:blank"], browser: true)
+        guard let targetID = created["targetId"] as? String else { throw Failure(description: "no target: \(created)") }
+        target = targetID
         let attached = try send("Target.attachToTarget", ["targetId": targetID, "flatten": true], browser: true)
         guard let sessionID = attached["sessionId"] as? String else { throw Failure(description: "not attached") }
         session = sessionID
+        events.removeAll()
         if watchNetwork { _ = try send("Network.enable") }
         _ = try send("Page.enable")
         try resize(width: width, height: height)
@@ -90,6 +107,33 @@ public final class ChromiumSession {
     /// Makes the page's default background transparent, so screenshots keep the page's alpha.
     public func makeBackgroundTransparent() throws {
         _ = try send("Emulation.setDefaultBackgroundColorOverride", ["color": ["r": 0, "g": 0, "b": 0, "a": 0]])
+    }
+
+    /// Waits for the next event named `method` (one already received counts) and returns its parameters.
+    @discardableResult
+    public func waitForEvent(_ method: String, timeout: Double = 60) throws -> [String: Any] {
+        if let index = events.firstIndex(where: { $0.method == method }) { return events.remove(at: index).params }
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            let message = try readMessage(until: deadline, waitingFor: method)
+            guard let event = message["method"] as? String else { continue }
+            let params = message["params"] as? [String: Any] ?? [:]
+            if event == method { return params }
+            events.append((event, params))
+        }
+    }
+
+    /// Opens `url` on a virtual clock: time stands still until the page's document is committed, then runs only
+    /// while no fetch is pending (so neither reading the file nor this machine's load counts), and stops after
+    /// `budget` milliseconds of the page's own time. Returns once the budget is spent; the page is then frozen in
+    /// that state for inspection.
+    public func navigate(_ url: String, virtualTimeBudget budget: Double) throws {
+        events.removeAll { $0.method == "Page.frameNavigated" || $0.method == "Emulation.virtualTimeBudgetExpired" }
+        _ = try send("Emulation.setVirtualTimePolicy", ["policy": "pause"])
+        _ = try send("Page.navigate", ["url": url])
+        try waitForEvent("Page.frameNavigated")
+        _ = try send("Emulation.setVirtualTimePolicy", ["policy": "pauseIfNetworkFetchesPending", "budget": budget])
+        try waitForEvent("Emulation.virtualTimeBudgetExpired", timeout: 120)
     }
 
     deinit { close() }
@@ -202,11 +246,11 @@ public final class ChromiumSession {
         return [UInt8](data)
     }
 
-    /// Presses and releases a key (`ArrowRight`, `Home`, `End`, ` `).
-    public func press(key: String, code: String, keyCode: Int) throws {
+    /// Presses and releases a key (`ArrowRight`, `Home`, `End`, ` `), with `shift` held when asked.
+    public func press(key: String, code: String, keyCode: Int, shift: Bool = false) throws {
         for type in ["rawKeyDown", "keyUp"] {
             var params: [String: Any] = ["type": type, "key": key, "code": code, "windowsVirtualKeyCode": keyCode,
-                                         "nativeVirtualKeyCode": keyCode]
+                                         "nativeVirtualKeyCode": keyCode, "modifiers": shift ? 8 : 0]
             if key == " " && type == "rawKeyDown" { params["text"] = " " }
             _ = try send("Input.dispatchKeyEvent", params)
         }
@@ -219,6 +263,20 @@ public final class ChromiumSession {
             _ = try send("Input.dispatchMouseEvent", ["type": type, "x": x, "y": y, "button": "left",
                                                       "clickCount": 1])
         }
+    }
+
+    /// Presses the left button at one point, moves to another with it held (in `steps` moves), and releases it.
+    public func drag(from start: (x: Double, y: Double), to end: (x: Double, y: Double), steps: Int = 5) throws {
+        _ = try send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": start.x, "y": start.y])
+        _ = try send("Input.dispatchMouseEvent", ["type": "mousePressed", "x": start.x, "y": start.y, "button": "left",
+                                                  "buttons": 1, "clickCount": 1])
+        for step in 1...max(1, steps) {
+            let f = Double(step) / Double(max(1, steps))
+            _ = try send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": start.x + (end.x - start.x) * f,
+                                                      "y": start.y + (end.y - start.y) * f, "button": "left", "buttons": 1])
+        }
+        _ = try send("Input.dispatchMouseEvent", ["type": "mouseReleased", "x": end.x, "y": end.y, "button": "left",
+                                                  "buttons": 0, "clickCount": 1])
     }
 
     /// The page rectangle of the element with this id: (x, y, width, height).

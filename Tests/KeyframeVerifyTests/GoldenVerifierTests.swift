@@ -101,7 +101,7 @@ final class GoldenVerifierTests: XCTestCase {
         let parsed = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
         XCTAssertEqual(parsed["passed"] as? Bool, false)
         let html = VerifyHTMLReport.html(for: report)
-        XCTAssertEqual(html.components(separatedBy: "<section>").count - 1, 5)
+        XCTAssertEqual(html.components(separatedBy: "<section class=\"frame\"").count - 1, 5)
         XCTAssertFalse(html.contains("http://") || html.contains("https://"))
 
         let summary = try GoldenRecorder.record(report)
