@@ -48,6 +48,20 @@ public struct PNGDecoder: Sendable {
         }
     }
 
+    /// Decodes PNG bytes into straight (not premultiplied) 8-bit RGBA: the samples as stored, expanded as
+    /// ``decode(_:)`` expands them. Rows are tightly packed, top to bottom.
+    public func decodeStraight(_ bytes: [UInt8]) throws(PNGError) -> (width: Int, height: Int, rgba: [UInt8]) {
+        try withDecoder(bytes) { decoder, info throws(PNGError) in
+            var rgba = [UInt8](repeating: 0, count: info.width * info.height * 4)
+            var message = [CChar](repeating: 0, count: Int(KF_PNG_MESSAGE_CAPACITY))
+            let status = rgba.withUnsafeMutableBufferPointer { px in
+                kf_png_decoder_read_rgba(decoder, px.baseAddress, info.width * 4, 0, &message, message.count)
+            }
+            if status != 0 { throw PNGError.fromDecoder(PNGError.text(message)) }
+            return (info.width, info.height, rgba)
+        }
+    }
+
     /// Reads and decodes a PNG file.
     public func decode(contentsOf path: String) throws(PNGError) -> Bitmap {
         let bytes = try PNGDecoder.readFile(path)

@@ -46,17 +46,7 @@ struct BenchRender: ParsableCommand {
     var png: PNGPreset = .fast
 
     func run() throws {
-        let folders = try benchFolders(inputs)
-        var scenes: [(name: String, scene: RenderScene)] = []
-        for folder in folders {
-            do {
-                let document = try Importer.importDocument(at: folder)
-                scenes.append((folder.lastPathComponent,
-                               try RenderScene(document: document, assetsFolder: try Importer.detect(folder).folder)))
-            } catch {
-                throw fail("\(folder.path): \(error)")
-            }
-        }
+        let scenes = try benchScenes(inputs)
         let scratch = FileManager.default.temporaryDirectory
             .appendingPathComponent("keyframe-bench-\(ProcessInfo.processInfo.processIdentifier)")
         defer { try? FileManager.default.removeItem(at: scratch) }
