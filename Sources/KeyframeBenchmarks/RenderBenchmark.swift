@@ -47,8 +47,13 @@ public enum RenderBenchmark {
         public var sampleMilliseconds: Double
         public var rasterMilliseconds: Double
         public var encodeMilliseconds: Double
-        /// Sample + raster + encode + write with one worker, per frame.
+        /// Sample + raster + encode + write with one worker, per frame, frames equal to an earlier one reusing its
+        /// PNG bytes (the default).
         public var endToEndMilliseconds: Double
+        /// The same with every frame encoded.
+        public var endToEndWithoutReuseMilliseconds: Double
+        /// Frames whose PNG bytes were reused.
+        public var reusedFrames: Int
         /// Frames per second with ``Configuration/jobs`` workers.
         public var parallelFramesPerSecond: Double
 
@@ -89,7 +94,9 @@ public enum RenderBenchmark {
                                 configuration c: Configuration) throws(RenderError) -> Result {
         let clock = ContinuousClock()
         var best = (sample: Duration.seconds(1e6), raster: Duration.seconds(1e6), encode: Duration.seconds(1e6),
-                    endToEnd: Duration.seconds(1e6), parallel: Duration.seconds(1e6))
+                    endToEnd: Duration.seconds(1e6), withoutReuse: Duration.seconds(1e6),
+                    parallel: Duration.seconds(1e6))
+        var reused = 0
         var items = 0
         var box = BoundingBox()
         for plan in plans {
@@ -136,11 +143,16 @@ public enum RenderBenchmark {
             best.raster = min(best.raster, raster)
             best.encode = min(best.encode, encode)
 
-            // The whole pipeline, one worker, then several.
+            // The whole pipeline, one worker, with and without reusing the bytes of equal frames, then several.
             start = clock.now
-            _ = try BatchRenderer(scenes: [scene], framing: framing, png: c.png, jobs: 1)
+            let results = try BatchRenderer(scenes: [scene], framing: framing, png: c.png, jobs: 1)
                 .run(plans, into: folder, fileName: fileName)
             best.endToEnd = min(best.endToEnd, clock.now - start)
+            reused = results.filter(\.reused).count
+            start = clock.now
+            _ = try BatchRenderer(scenes: [scene], framing: framing, png: c.png, jobs: 1, reusesIdenticalFrames: false)
+                .run(plans, into: folder, fileName: fileName)
+            best.withoutReuse = min(best.withoutReuse, clock.now - start)
             start = clock.now
             _ = try BatchRenderer(scenes: [scene], framing: framing, png: c.png, jobs: c.jobs)
                 .run(plans, into: folder, fileName: fileName)
@@ -154,6 +166,7 @@ public enum RenderBenchmark {
         return Result(name: name, frames: plans.count, size: c.size, contentPixels: contentPixels, itemsPerFrame: Double(items) / n,
                       sampleMilliseconds: ms(best.sample), rasterMilliseconds: ms(best.raster),
                       encodeMilliseconds: ms(best.encode), endToEndMilliseconds: ms(best.endToEnd),
+                      endToEndWithoutReuseMilliseconds: ms(best.withoutReuse), reusedFrames: reused,
                       parallelFramesPerSecond: 1000 / ms(best.parallel))
     }
 
@@ -162,7 +175,7 @@ public enum RenderBenchmark {
         func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
         var lines = [
             "clip                                  size  frames items content  sample  raster  encode  e2e ms  e2e fps  "
-                + "e2e/enc  \(jobs)-job fps  speedup",
+                + "e2e/enc  \(jobs)-job fps  speedup  reused  no-reuse ms",
         ]
         for r in results {
             let name = r.name.count > 36 ? String(r.name.prefix(35)) + "…" : r.name
@@ -178,7 +191,9 @@ public enum RenderBenchmark {
                     + f(r.endToEndFramesPerSecond, 1).leftPadded(to: 8, with: " ") + " "
                     + (f(r.ratioToEncode) + "×").leftPadded(to: 8, with: " ") + " "
                     + f(r.parallelFramesPerSecond, 1).leftPadded(to: 10, with: " ") + " "
-                    + (f(r.parallelSpeedup) + "×").leftPadded(to: 8, with: " "))
+                    + (f(r.parallelSpeedup) + "×").leftPadded(to: 8, with: " ") + " "
+                    + "\(r.reusedFrames)".leftPadded(to: 7, with: " ") + " "
+                    + f(r.endToEndWithoutReuseMilliseconds).leftPadded(to: 12, with: " "))
         }
         if !results.isEmpty {
             let frames = Double(results.reduce(0) { $0 + $1.frames })
@@ -195,7 +210,9 @@ public enum RenderBenchmark {
                     + f(1000 / e2e, 1).leftPadded(to: 8, with: " ") + " "
                     + (f(e2e / enc) + "×").leftPadded(to: 8, with: " ") + " "
                     + f(parallel, 1).leftPadded(to: 10, with: " ") + " "
-                    + (f(parallel / (1000 / e2e)) + "×").leftPadded(to: 8, with: " "))
+                    + (f(parallel / (1000 / e2e)) + "×").leftPadded(to: 8, with: " ") + " "
+                    + "\(results.reduce(0) { $0 + $1.reusedFrames })".leftPadded(to: 7, with: " ") + " "
+                    + f(total(\.endToEndWithoutReuseMilliseconds)).leftPadded(to: 12, with: " "))
         }
         return lines.joined(separator: "\n") + "\n"
     }
