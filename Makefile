@@ -49,9 +49,10 @@ bench: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench render
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench batch
 
-# The Lottie race (Benchmarks/, a package of its own that links rlottie; Keyframe itself never does): Keyframe's
-# render against rlottie playing Keyframe's own Lottie export of the same clip, raster-only and end to end, one thread
-# each, in the same run. RACE_ARGS passes options (e.g. RACE_ARGS="--frames 96 --repetitions 9"). See
+# The Lottie race (Benchmarks/, a package of its own that links rlottie and loads ThorVG from thorvg-python; Keyframe
+# itself never does): Keyframe's render against rlottie and ThorVG playing Keyframe's own Lottie export of the same
+# clip, raster-only and end to end, one thread each, in the same run, at the export's own size, 512² and 1024²
+# (RACE_ARGS="--size 1024" for one). RACE_ARGS passes options (e.g. RACE_ARGS="--frames 96 --repetitions 9"). See
 # docs/performance.md.
 RACE_ARGS ?=
 bench-lottie-race: deps
