@@ -41,7 +41,7 @@ check:
 	@Scripts/run-tests.py --tier check $(TEST_ARGS)
 
 # Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against a bare JSON parse,
-# the engine against plain interpolation, rendering against libpng encoding alone.
+# the engine against plain interpolation, rendering against encoding alone, batch against a bare conversion loop.
 bench: deps
 	$(SWIFT) build -c release --product keyframe
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench convert

@@ -134,7 +134,8 @@ public enum FuzzHarness {
         guard bytes.count >= 4 else { return }
         let width = 1 + Int(bytes[0]), height = 1 + Int(bytes[1] & 63)
         let layout = PNGPixelLayout.allCases[Int(bytes[2]) % PNGPixelLayout.allCases.count]
-        let filters = PNGFilters(rawValue: Int32(bytes[3] & 0xF8) == 0 ? 0xF8 : Int32(bytes[3] & 0xF8))
+        let mask = Int32(bytes[3] & 0xF8)  // the five filter bits; none set means all five
+        let filters = PNGFilters(rawValue: mask == 0 ? PNGFilters.all.rawValue : mask)
         let body = bytes.dropFirst(4)
         var pixels = [UInt8](repeating: 0, count: width * height * layout.bytesPerPixel)
         if !body.isEmpty {
@@ -153,7 +154,8 @@ public enum FuzzHarness {
         guard let expected = try? decoder.decodeStraight(reference) else {
             preconditionFailure("libpng cannot read zlib's \(width)×\(height) \(layout) image")
         }
-        precondition(decoded.rgba == expected.rgba, "the frames compressor changed the samples of a \(width)×\(height) \(layout) image")
+        precondition(decoded.rgba == expected.rgba,
+                     "the frames compressor changed the samples of a \(width)×\(height) \(layout) image")
     }
 
     /// Reads a normalized document and renders its first clip at its first and a middle frame into a 32 × 32 frame
