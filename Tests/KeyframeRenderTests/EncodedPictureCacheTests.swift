@@ -111,7 +111,8 @@ final class EncodedPictureCacheTests: XCTestCase {
 
     func testOldestPicturesAreForgottenBeyondTheLimit() throws {
         let a = picture(20), b = picture(21)
-        let cache = EncodedPictureCache(byteLimit: a.pixels.count + 1000)
+        // Room for a's pixels and PNG bytes, not for b's as well.
+        let cache = EncodedPictureCache(byteLimit: a.pixels.count + (try fresh(a)).count + 64)
         var encoder = PNGEncoder(options: .fast)
         _ = try cache.png(for: a, encoder: &encoder)
         XCTAssertTrue(try cache.png(for: a, encoder: &encoder).reused)
