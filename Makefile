@@ -41,7 +41,7 @@ check:
 	@Scripts/run-tests.py --tier check $(TEST_ARGS)
 
 # Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against a bare JSON parse,
-# the engine against plain interpolation, rendering against libpng encoding alone.
+# the engine against plain interpolation, rendering against encoding alone, batch against a bare conversion loop.
 bench: deps
 	$(SWIFT) build -c release --product keyframe
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench convert
@@ -49,9 +49,10 @@ bench: deps
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench render
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench batch
 
-# The Lottie race (Benchmarks/, a package of its own that links rlottie; Keyframe itself never does): Keyframe's
-# render against rlottie playing Keyframe's own Lottie export of the same clip, raster-only and end to end, one thread
-# each, in the same run. RACE_ARGS passes options (e.g. RACE_ARGS="--frames 96 --repetitions 9"). See
+# The Lottie race (Benchmarks/, a package of its own that links rlottie and loads ThorVG from thorvg-python; Keyframe
+# itself never does): Keyframe's render against rlottie and ThorVG playing Keyframe's own Lottie export of the same
+# clip, raster-only and end to end, one thread each, in the same run, at the export's own size, 512² and 1024²
+# (RACE_ARGS="--size 1024" for one). RACE_ARGS passes options (e.g. RACE_ARGS="--frames 96 --repetitions 9"). See
 # docs/performance.md.
 RACE_ARGS ?=
 bench-lottie-race: deps

@@ -20,6 +20,7 @@ let fuzzers: [(surface: String, module: String)] = [
     ("document", "FuzzDocument"),
     ("script", "FuzzScript"),
     ("png", "FuzzPNG"),
+    ("png-encode", "FuzzPNGEncode"),
     ("render", "FuzzRender"),
 ]
 

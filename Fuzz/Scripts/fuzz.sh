@@ -18,7 +18,7 @@ CORPUS=$ROOT/Fuzz/.corpus
 ARTIFACTS=$ROOT/Fuzz/artifacts
 SHARED=${KEYFRAME_SHARED_CORPUS:-$ROOT/../shared/corpus}
 REGRESSIONS=$ROOT/Tests/KeyframeRobustnessTests/FuzzRegressions
-ALL=(json animate spritemap dragonbones dbbin flump-json flump-xml document script png render)
+ALL=(json animate spritemap dragonbones dbbin flump-json flump-xml document script png png-encode render)
 BUILD_FLAGS=(--package-path "$ROOT/Fuzz" --scratch-path "$SCRATCH" -c release
     -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address)
 

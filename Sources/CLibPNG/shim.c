@@ -8,6 +8,7 @@
  */
 
 #include "CLibPNG.h"
+#include "frame_deflate.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -59,9 +60,11 @@ const char *kf_png_library_version(void) { return PNG_LIBPNG_VER_STRING; }
 void kf_png_buffer_free(kf_png_buffer *buffer) {
     if (buffer == NULL) return;
     free(buffer->bytes);
+    kf_frame_deflate_free((kf_frame_deflate *)buffer->workspace);
     buffer->bytes = NULL;
     buffer->count = 0;
     buffer->capacity = 0;
+    buffer->workspace = NULL;
 }
 
 static void kf_write_bytes(png_structp png, png_bytep data, size_t length) {
@@ -135,6 +138,11 @@ static void kf_unpremultiply_row(const uint8_t *source, uint8_t *destination, ui
     for (; i < width; i++) kf_unpremultiply_pixel(source + 4 * (size_t)i, destination + 4 * (size_t)i, reciprocal);
 }
 
+/* kf_unpremultiply_row as the frame compressor calls it: `count` bytes (whole pixels), the reciprocals as context. */
+static void kf_unpremultiply_bytes(const uint8_t *source, uint8_t *destination, size_t count, const void *context) {
+    kf_unpremultiply_row(source, destination, (uint32_t)(count / 4), (const uint32_t *)context);
+}
+
 int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
                   const kf_png_encode_options *options, kf_png_buffer *out,
                   char *message, size_t message_capacity) {
@@ -203,6 +211,38 @@ int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
     png_set_compression_level(png, level < 0 ? 0 : (level > 9 ? 9 : level));
     png_set_compression_strategy(png, options->strategy);
     png_write_info(png, info);
+
+    if (options->compressor == KF_PNG_COMPRESSOR_FRAMES && !options->interlaced) {
+        /* libpng writes the container; the image data is compressed here (frame_deflate.h). */
+        kf_frame_deflate *deflate = (kf_frame_deflate *)out->workspace;
+        if (deflate == NULL) {
+            deflate = kf_frame_deflate_create();
+            if (deflate == NULL) png_error(png, "out of memory");
+            out->workspace = deflate;
+        }
+        if (kf_frame_deflate_begin(deflate, channels * (size_t)width, (unsigned)channels, options->filters)) {
+            png_error(png, "out of memory");
+        }
+        for (uint32_t y = 0; y < height; y++) {
+            const uint8_t *row = pixels + (size_t)y * stride;
+            int failed = scratch != NULL ? kf_frame_deflate_row(deflate, row, kf_unpremultiply_bytes, reciprocal)
+                                         : kf_frame_deflate_row(deflate, row, NULL, NULL);
+            if (failed) png_error(png, "out of memory");
+        }
+        const uint8_t *stream = NULL;
+        size_t count = 0;
+        if (kf_frame_deflate_end(deflate, &stream, &count)) png_error(png, "out of memory");
+        /* IDAT chunks of at most 1 GiB (a chunk holds less than 2 GiB). */
+        for (size_t offset = 0; offset < count;) {
+            size_t length = count - offset < ((size_t)1 << 30) ? count - offset : ((size_t)1 << 30);
+            png_write_chunk(png, (png_const_bytep) "IDAT", stream + offset, length);
+            offset += length;
+        }
+        png_write_chunk(png, (png_const_bytep) "IEND", NULL, 0);
+        png_destroy_write_struct(&png, &info);
+        free(scratch);
+        return 0;
+    }
 
     int passes = options->interlaced ? png_set_interlace_handling(png) : 1;
     for (int pass = 0; pass < passes; pass++) {

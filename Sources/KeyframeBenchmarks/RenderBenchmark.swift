@@ -9,7 +9,9 @@ import KeyframeRaster
 /// Measures rendering of real clips: sampling, rasterizing, PNG encoding alone, and the whole pipeline with one and
 /// with several workers, all in the same run so the ratios compare like with like.
 ///
-/// Every figure is the best of a few repetitions (the machine may be shared); timing uses `ContinuousClock`.
+/// Every figure is the best of a few repetitions (the machine may be shared); what runs on the calling thread is timed
+/// in that thread's CPU time (so the figures hold on a loaded machine), the one-worker pipeline and the parallel run
+/// also by the wall clock.
 public enum RenderBenchmark {
     /// What to measure.
     public struct Configuration: Sendable {
@@ -43,20 +45,27 @@ public enum RenderBenchmark {
         public var contentPixels: Int
         /// Sprites (and meshes) drawn per frame, on average.
         public var itemsPerFrame: Double
-        /// Milliseconds per frame for each stage, measured separately.
+        /// Milliseconds per frame for each stage, measured separately (CPU time of the thread).
         public var sampleMilliseconds: Double
         public var rasterMilliseconds: Double
         public var encodeMilliseconds: Double
-        /// Sample + raster + encode + write with one worker, per frame.
+        /// Sample + raster + encode + write with one worker, per frame, frames equal to an earlier one reusing its
+        /// PNG bytes (the default); CPU time of the thread.
         public var endToEndMilliseconds: Double
-        /// Frames per second with ``Configuration/jobs`` workers.
+        /// The same, wall clock.
+        public var endToEndWallMilliseconds: Double
+        /// The same with every frame encoded.
+        public var endToEndWithoutReuseMilliseconds: Double
+        /// Frames whose PNG bytes were reused.
+        public var reusedFrames: Int
+        /// Frames per second with ``Configuration/jobs`` workers (wall clock).
         public var parallelFramesPerSecond: Double
 
         public var endToEndFramesPerSecond: Double { 1000 / endToEndMilliseconds }
-        /// End-to-end time over libpng's encode time for the same frames (goal ≤ 1.3).
+        /// End-to-end time over the encoder's time for the same frames.
         public var ratioToEncode: Double { endToEndMilliseconds / encodeMilliseconds }
-        /// Parallel rate over single-worker rate (goal ≥ 1.8 with 2 workers).
-        public var parallelSpeedup: Double { parallelFramesPerSecond / endToEndFramesPerSecond }
+        /// Parallel rate over the single-worker rate, both wall clock (goal ≥ 1.8 with 2 workers).
+        public var parallelSpeedup: Double { parallelFramesPerSecond * endToEndWallMilliseconds / 1000 }
     }
 
     /// Measures the first clip of each scene.
@@ -87,9 +96,12 @@ public enum RenderBenchmark {
 
     private static func measure(name: String, scene: RenderScene, plans: [FramePlan], framing: Framing,
                                 configuration c: Configuration) throws(RenderError) -> Result {
-        let clock = ContinuousClock()
-        var best = (sample: Duration.seconds(1e6), raster: Duration.seconds(1e6), encode: Duration.seconds(1e6),
-                    endToEnd: Duration.seconds(1e6), parallel: Duration.seconds(1e6))
+        // Thread CPU time for what runs on this thread (everything but the parallel run), wall clock for the
+        // one-worker pipeline and the parallel run.
+        var best = (sample: Double.infinity, raster: Double.infinity, encode: Double.infinity,
+                    endToEnd: Double.infinity, endToEndWall: Double.infinity, withoutReuse: Double.infinity,
+                    parallel: Double.infinity)
+        var reused = 0
         var items = 0
         var box = BoundingBox()
         for plan in plans {
@@ -108,61 +120,81 @@ public enum RenderBenchmark {
             throw RenderError(.output(path: error.path, reason: error.reason))
         }
         let fileName: @Sendable (FramePlan) -> String = { "f\($0.number).png" }
+        func run(jobs: Int, reuse: Bool) throws(RenderError) -> (Took, Int) {
+            var results: [BatchRenderer.Result] = []
+            var failure: RenderError?
+            let took = Took.measure {
+                do throws(RenderError) {
+                    results = try BatchRenderer(scenes: [scene], framing: framing, png: c.png, jobs: jobs,
+                                                reusesIdenticalFrames: reuse).run(plans, into: folder, fileName: fileName)
+                } catch { failure = error }
+            }
+            if let failure { throw failure }
+            return (took, results.filter(\.reused).count)
+        }
         for _ in 0..<max(1, c.repetitions) {
             // Sampling alone.
             var poses: [Pose] = []
             poses.reserveCapacity(plans.count)
-            var start = clock.now
-            for plan in plans {
-                let layer = plan.layers[0]
-                poses.append(layer.pose(in: scene))
+            let sampling = Took.measure {
+                for plan in plans { poses.append(plan.layers[0].pose(in: scene)) }
             }
-            best.sample = min(best.sample, clock.now - start)
+            best.sample = min(best.sample, sampling.cpu)
             items = poses.reduce(0) { $0 + $1.items.count }
 
-            // Rasterizing alone, then libpng alone on the very same frame.
-            var raster = Duration.zero, encode = Duration.zero
+            // Rasterizing alone, then the encoder alone on the very same frame.
+            var raster = 0.0, encode = 0.0
             for pose in poses {
-                start = clock.now
+                var start = Took.threadCPUSeconds()
                 renderer.renderReusingBuffer(pose, library: scene.library, framing: framing, background: .transparent,
                                              into: &frame)
-                let drawn = clock.now
+                let drawn = Took.threadCPUSeconds()
                 raster += drawn - start
                 do { _ = try encoder.encode(frame) } catch {
                     throw RenderError(.output(path: "(memory)", reason: error.message))
                 }
-                encode += clock.now - drawn
+                start = Took.threadCPUSeconds()
+                encode += start - drawn
             }
             best.raster = min(best.raster, raster)
             best.encode = min(best.encode, encode)
 
-            // The whole pipeline, one worker, then several.
-            start = clock.now
-            _ = try BatchRenderer(scenes: [scene], framing: framing, png: c.png, jobs: 1)
-                .run(plans, into: folder, fileName: fileName)
-            best.endToEnd = min(best.endToEnd, clock.now - start)
-            start = clock.now
-            _ = try BatchRenderer(scenes: [scene], framing: framing, png: c.png, jobs: c.jobs)
-                .run(plans, into: folder, fileName: fileName)
-            best.parallel = min(best.parallel, clock.now - start)
+            // The whole pipeline, one worker (on this thread), with and without reusing the bytes of equal frames,
+            // then several workers.
+            let (endToEnd, reusedFrames) = try run(jobs: 1, reuse: true)
+            best.endToEnd = min(best.endToEnd, endToEnd.cpu)
+            best.endToEndWall = min(best.endToEndWall, endToEnd.wall)
+            reused = reusedFrames
+            best.withoutReuse = min(best.withoutReuse, try run(jobs: 1, reuse: false).0.cpu)
+            best.parallel = min(best.parallel, try run(jobs: c.jobs, reuse: true).0.wall)
         }
         let n = Double(plans.count)
-        func ms(_ d: Duration) -> Double {
-            let (s, a) = d.components
-            return (Double(s) * 1e3 + Double(a) / 1e15) / n
-        }
-        return Result(name: name, frames: plans.count, size: c.size, contentPixels: contentPixels, itemsPerFrame: Double(items) / n,
-                      sampleMilliseconds: ms(best.sample), rasterMilliseconds: ms(best.raster),
-                      encodeMilliseconds: ms(best.encode), endToEndMilliseconds: ms(best.endToEnd),
+        func ms(_ seconds: Double) -> Double { seconds * 1e3 / n }
+        return Result(name: name, frames: plans.count, size: c.size, contentPixels: contentPixels,
+                      itemsPerFrame: Double(items) / n, sampleMilliseconds: ms(best.sample),
+                      rasterMilliseconds: ms(best.raster), encodeMilliseconds: ms(best.encode),
+                      endToEndMilliseconds: ms(best.endToEnd), endToEndWallMilliseconds: ms(best.endToEndWall),
+                      endToEndWithoutReuseMilliseconds: ms(best.withoutReuse), reusedFrames: reused,
                       parallelFramesPerSecond: 1000 / ms(best.parallel))
     }
 
-    /// A table of results with totals over all clips.
+    /// A table of results with totals over all clips: milliseconds per frame, thread CPU time except where it says
+    /// wall.
     public static func report(_ results: [Result], jobs: Int) -> String {
         func f(_ x: Double, _ digits: Int = 2) -> String { String(format: "%.\(digits)f", x) }
+        func cells(_ r: Result, parallel: Double) -> String {
+            [f(r.sampleMilliseconds, 3).leftPadded(to: 7, with: " "), f(r.rasterMilliseconds, 3).leftPadded(to: 7, with: " "),
+             f(r.encodeMilliseconds).leftPadded(to: 7, with: " "), f(r.endToEndMilliseconds).leftPadded(to: 7, with: " "),
+             f(r.endToEndWallMilliseconds).leftPadded(to: 8, with: " "),
+             f(r.endToEndFramesPerSecond, 1).leftPadded(to: 8, with: " "),
+             (f(r.ratioToEncode) + "×").leftPadded(to: 8, with: " "), f(parallel, 1).leftPadded(to: 10, with: " "),
+             (f(parallel * r.endToEndWallMilliseconds / 1000) + "×").leftPadded(to: 8, with: " "),
+             "\(r.reusedFrames)".leftPadded(to: 7, with: " "),
+             f(r.endToEndWithoutReuseMilliseconds).leftPadded(to: 12, with: " ")].joined(separator: " ")
+        }
         var lines = [
-            "clip                                  size  frames items content  sample  raster  encode  e2e ms  e2e fps  "
-                + "e2e/enc  \(jobs)-job fps  speedup",
+            "clip                                  size  frames items content  sample  raster  encode  e2e ms  e2e wall  "
+                + "e2e fps  e2e/enc  \(jobs)-job fps  speedup  reused  no-reuse ms",
         ]
         for r in results {
             let name = r.name.count > 36 ? String(r.name.prefix(35)) + "…" : r.name
@@ -171,31 +203,23 @@ public enum RenderBenchmark {
                     + "\(r.size)".leftPadded(to: 5, with: " ") + " " + "\(r.frames)".leftPadded(to: 6, with: " ") + " "
                     + f(r.itemsPerFrame, 0).leftPadded(to: 5, with: " ") + " "
                     + String(format: "%.2fM", Double(r.contentPixels) / 1e6).leftPadded(to: 7, with: " ") + " "
-                    + f(r.sampleMilliseconds, 3).leftPadded(to: 7, with: " ") + " "
-                    + f(r.rasterMilliseconds, 3).leftPadded(to: 7, with: " ") + " "
-                    + f(r.encodeMilliseconds).leftPadded(to: 7, with: " ") + " "
-                    + f(r.endToEndMilliseconds).leftPadded(to: 7, with: " ") + " "
-                    + f(r.endToEndFramesPerSecond, 1).leftPadded(to: 8, with: " ") + " "
-                    + (f(r.ratioToEncode) + "×").leftPadded(to: 8, with: " ") + " "
-                    + f(r.parallelFramesPerSecond, 1).leftPadded(to: 10, with: " ") + " "
-                    + (f(r.parallelSpeedup) + "×").leftPadded(to: 8, with: " "))
+                    + cells(r, parallel: r.parallelFramesPerSecond))
         }
         if !results.isEmpty {
-            let frames = Double(results.reduce(0) { $0 + $1.frames })
-            func total(_ key: (Result) -> Double) -> Double {
-                results.reduce(0) { $0 + key($1) * Double($1.frames) } / frames
+            let frames = results.reduce(0) { $0 + $1.frames }
+            func total(_ key: KeyPath<Result, Double>) -> Double {
+                results.reduce(0) { $0 + $1[keyPath: key] * Double($1.frames) } / Double(frames)
             }
-            let e2e = total(\.endToEndMilliseconds), enc = total(\.encodeMilliseconds)
-            let parallel = frames / results.reduce(0) { $0 + Double($1.frames) / $1.parallelFramesPerSecond }
-            lines.append(
-                "all (frame-weighted means)".padding(toLength: 65, withPad: " ", startingAt: 0)
-                    + f(total(\.sampleMilliseconds), 3).leftPadded(to: 7, with: " ") + " "
-                    + f(total(\.rasterMilliseconds), 3).leftPadded(to: 7, with: " ") + " "
-                    + f(enc).leftPadded(to: 7, with: " ") + " " + f(e2e).leftPadded(to: 7, with: " ") + " "
-                    + f(1000 / e2e, 1).leftPadded(to: 8, with: " ") + " "
-                    + (f(e2e / enc) + "×").leftPadded(to: 8, with: " ") + " "
-                    + f(parallel, 1).leftPadded(to: 10, with: " ") + " "
-                    + (f(parallel / (1000 / e2e)) + "×").leftPadded(to: 8, with: " "))
+            let parallel = Double(frames) / results.reduce(0) { $0 + Double($1.frames) / $1.parallelFramesPerSecond }
+            let all = Result(
+                name: "all", frames: frames, size: results[0].size, contentPixels: 0, itemsPerFrame: 0,
+                sampleMilliseconds: total(\.sampleMilliseconds), rasterMilliseconds: total(\.rasterMilliseconds),
+                encodeMilliseconds: total(\.encodeMilliseconds), endToEndMilliseconds: total(\.endToEndMilliseconds),
+                endToEndWallMilliseconds: total(\.endToEndWallMilliseconds),
+                endToEndWithoutReuseMilliseconds: total(\.endToEndWithoutReuseMilliseconds),
+                reusedFrames: results.reduce(0) { $0 + $1.reusedFrames }, parallelFramesPerSecond: parallel)
+            lines.append("all (frame-weighted means)".padding(toLength: 65, withPad: " ", startingAt: 0)
+                         + cells(all, parallel: parallel))
         }
         return lines.joined(separator: "\n") + "\n"
     }

@@ -5,7 +5,7 @@ import CLibPNG
 public enum Deflate {
     /// `bytes` deflated at `level` (0 … 9), without a zlib header or trailer (a ZIP entry's method 8 data).
     public static func compress(_ bytes: [UInt8], level: Int = 9) throws(PNGError) -> [UInt8] {
-        var out = kf_png_buffer(bytes: nil, count: 0, capacity: 0)
+        var out = kf_png_buffer(bytes: nil, count: 0, capacity: 0, workspace: nil)
         defer { kf_png_buffer_free(&out) }
         var message = [CChar](repeating: 0, count: Int(KF_PNG_MESSAGE_CAPACITY))
         let status = bytes.withUnsafeBufferPointer { input in

@@ -49,7 +49,8 @@ public struct PNGDecoder: Sendable {
     }
 
     /// Decodes PNG bytes into straight (not premultiplied) 8-bit RGBA, row after row: the samples as stored, for
-    /// callers that re-encode parts of an image and must keep its bytes' colours exactly.
+    /// callers that re-encode parts of an image and must keep its bytes' colours exactly. Rows are tightly packed, top
+    /// to bottom.
     public func decodeStraight(_ bytes: [UInt8]) throws(PNGError) -> (width: Int, height: Int, pixels: [UInt8]) {
         try withDecoder(bytes) { decoder, info throws(PNGError) in
             var pixels = [UInt8](repeating: 0, count: info.width * info.height * 4)

@@ -4,7 +4,7 @@ import KeyframeRaster
 
 /// Encodes bitmaps as 8-bit RGBA PNGs through libpng with explicit settings.
 ///
-/// The encoder keeps its output buffer between calls, so encoding a sequence of frames does not
+/// The encoder keeps its output buffer and working memory between calls, so encoding a sequence of frames does not
 /// reallocate. Copies are independent (copy-on-write); keep one encoder per worker.
 ///
 /// ```swift
@@ -71,7 +71,8 @@ public struct PNGEncoder: Sendable {
         let out = storage
         var settings = kf_png_encode_options(
             compression_level: Int32(clamping: options.compressionLevel), filters: options.filters.rawValue,
-            strategy: options.strategy.rawValue, layout: layout.rawValue, interlaced: options.interlaced ? 1 : 0)
+            strategy: options.strategy.rawValue, layout: layout.rawValue, interlaced: options.interlaced ? 1 : 0,
+            compressor: options.compressor.rawValue)
         var message = [CChar](repeating: 0, count: Int(KF_PNG_MESSAGE_CAPACITY))
         let status = pixels.withUnsafeBufferPointer { px in
             withUnsafeMutablePointer(to: &out.buffer) { buffer in
@@ -86,9 +87,9 @@ public struct PNGEncoder: Sendable {
     }
 }
 
-/// The C-owned output buffer, freed when the last encoder copy goes away.
+/// The C-owned output buffer and working memory, freed when the last encoder copy goes away.
 final class EncodeBuffer: @unchecked Sendable {
-    var buffer = kf_png_buffer(bytes: nil, count: 0, capacity: 0)
+    var buffer = kf_png_buffer(bytes: nil, count: 0, capacity: 0, workspace: nil)
 
     deinit { kf_png_buffer_free(&buffer) }
 

@@ -1,4 +1,5 @@
 import Foundation
+import KeyframeFiles
 import KeyframePNG
 import KeyframeRaster
 
@@ -6,7 +7,9 @@ import KeyframeRaster
 ///
 /// Every frame is a pure function of its plan, so the bytes written do not depend on the number of workers or the
 /// order in which they finish. Each worker keeps its own ``FrameRenderer``, frame buffer and PNG encoder, so buffers
-/// are reused from frame to frame. Files are written atomically (temporary file, then rename).
+/// are reused from frame to frame. A frame equal pixel for pixel to one already encoded in the run (a held pose, a
+/// loop coming round) is not encoded again: it gets that frame's bytes (``EncodedPictureCache``), which are the bytes
+/// encoding it would give. Files are written atomically (temporary file, then rename).
 public struct BatchRenderer: Sendable {
     /// What a finished frame leaves behind.
     public struct Result: Sendable {
@@ -16,6 +19,8 @@ public struct BatchRenderer: Sendable {
         public var path: String?
         /// A reduced copy for the contact sheet, when asked for.
         public var thumbnail: Bitmap?
+        /// Whether the frame's PNG bytes were those of an equal frame encoded earlier in the run.
+        public var reused = false
     }
 
     /// The documents the plans refer to.
@@ -30,15 +35,20 @@ public struct BatchRenderer: Sendable {
     public var jobs: Int
     /// The longest side of contact-sheet thumbnails; `nil` makes none.
     public var thumbnailSide: Int?
+    /// Whether a frame equal to one already encoded gets its bytes instead of being encoded again (the files are the
+    /// same either way; benchmarks turn it off to measure what it saves).
+    public var reusesIdenticalFrames = true
 
     public init(scenes: [RenderScene], framing: Framing, background: RGBAColor = .transparent,
-                png: PNGEncodingOptions = .fast, jobs: Int = 1, thumbnailSide: Int? = nil) {
+                png: PNGEncodingOptions = .fast, jobs: Int = 1, thumbnailSide: Int? = nil,
+                reusesIdenticalFrames: Bool = true) {
         self.scenes = scenes
         self.framing = framing
         self.background = background
         self.png = png
         self.jobs = max(1, jobs)
         self.thumbnailSide = thumbnailSide
+        self.reusesIdenticalFrames = reusesIdenticalFrames
     }
 
     /// Renders `plans`, writing frame `plan` to `fileName(plan)` inside `folder` (nothing is written when `folder`
@@ -54,6 +64,7 @@ public struct BatchRenderer: Sendable {
         // slowed by heavier frames or by other processes does not hold the others up. Every frame
         // is rendered and written on its own, so the files do not depend on which worker drew them.
         let queue = FrameQueue(count: plans.count)
+        let cache = reusesIdenticalFrames && folder != nil ? EncodedPictureCache() : nil
         let work: @Sendable (Int) -> Void = { _ in
             var renderer = FrameRenderer()
             var frame = Bitmap(width: 0, height: 0)
@@ -66,12 +77,10 @@ public struct BatchRenderer: Sendable {
                 var failure: RenderError? = nil
                 if let folder {
                     let path = folder.appendingPathComponent(fileName(plan)).path
-                    do {
-                        try encoder.write(frame, to: path)
-                        result.path = path
-                    } catch {
-                        failure = RenderError(.output(path: path, reason: (error as? PNGError)?.message ?? "\(error)"))
-                    }
+                    let written = BatchRenderer.write(frame, inked: renderer.inkedRegion, background: background,
+                                                      to: path, cache: cache, encoder: &encoder)
+                    result.reused = written.reused
+                    if let error = written.failure { failure = error } else { result.path = path }
                 }
                 if let side = thumbnailSide { result.thumbnail = Thumbnail.make(from: frame, longestSide: side) }
                 collector.finish(index, result, failure, progress: progress)
@@ -83,6 +92,32 @@ public struct BatchRenderer: Sendable {
             DispatchQueue.concurrentPerform(iterations: workers, execute: work)
         }
         return try collector.results()
+    }
+}
+
+extension BatchRenderer {
+    /// Writes `frame` as a PNG to `path`: the bytes of an equal frame encoded before when `cache` has one, else
+    /// encoded with `encoder`. Returns whether the bytes were reused, or the failure.
+    static func write(_ frame: Bitmap, inked: PixelRect?, background: RGBAColor, to path: String,
+                      cache: EncodedPictureCache?, encoder: inout PNGEncoder) -> (reused: Bool, failure: RenderError?)
+    {
+        guard let cache else {
+            do { try encoder.write(frame, to: path) } catch {
+                return (false, RenderError(.output(path: path, reason: error.message)))
+            }
+            return (false, nil)
+        }
+        let encoded: (png: [UInt8], reused: Bool)
+        do { encoded = try cache.png(for: frame, inked: inked, background: background, encoder: &encoder) } catch {
+            return (false, RenderError(.output(path: path, reason: error.message)))
+        }
+        let failure: RenderError? = encoded.png.withUnsafeBytes { raw in
+            do throws(FileWriteError) { try AtomicFile.store(raw, to: path) } catch {
+                return RenderError(.output(path: path, reason: error.reason))
+            }
+            return nil
+        }
+        return (encoded.reused, failure)
     }
 }
 

@@ -24,6 +24,9 @@ public struct FrameRenderer: Sendable {
     /// What the last ``renderReusingBuffer(_:scenes:framing:background:into:)`` drew on, and over what colour.
     private var previousInk: PixelRect?
     private var previousBackground = RGBAColor.transparent
+    /// Where the last ``renderReusingBuffer(_:scenes:framing:background:into:)`` drew: every pixel of that frame
+    /// outside this rectangle is the background; `nil` after any other call.
+    public var inkedRegion: PixelRect? { previousInk }
     /// Model blend modes that the raster cannot draw and that were drawn as normal.
     public private(set) var unsupportedBlendModes: Set<BlendMode> = []
 

@@ -7,8 +7,8 @@ import KeyframeImport
 struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark and print ratios against a baseline measured in the same run.",
-        subcommands: [BenchConvert.self, BenchEngine.self, BenchRender.self, BenchExport.self, BenchPreview.self,
-                      BenchBatch.self])
+        subcommands: [BenchConvert.self, BenchEngine.self, BenchRender.self, BenchPNG.self, BenchExport.self,
+                      BenchPreview.self, BenchBatch.self])
 }
 
 /// `keyframe bench convert`: conversion throughput vs a bare JSONSerialization parse.

@@ -11,17 +11,18 @@ enum BenchScale: String, ExpressibleByArgument, CaseIterable {
     case native, fit
 }
 
-/// `keyframe bench render`: rendering throughput on real clips, against libpng encoding the same frames.
+/// `keyframe bench render`: rendering throughput on real clips, against encoding the same frames alone.
 struct BenchRender: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
-        abstract: "Rendering throughput on real clips against libpng encoding the same frames alone.",
+        abstract: "Rendering throughput on real clips against encoding the same frames alone.",
         discussion: """
             For the first clip of each export: pose sampling, rasterizing and PNG encoding are timed separately \
             on the same frames, then the whole pipeline (sample + raster + encode + write) with one worker and \
-            with --jobs workers. Prints milliseconds per frame, frames per second, end-to-end over encode-only, \
-            and the parallel speed-up; the best of --repetitions runs is kept. Also prints the rasterizer's \
-            synthetic fill rates.
+            with --jobs workers, and with one worker encoding every frame (no reuse of equal frames' bytes). Prints \
+            milliseconds per frame (thread CPU time; wall clock for the one-worker pipeline too), frames per \
+            second, end-to-end over encode-only, and the parallel speed-up; the best of --repetitions runs is kept. \
+            Also prints the rasterizer's synthetic fill rates.
             """)
 
     @Argument(help: "Exports to measure (default: every folder in ../shared/corpus/animate_atlas).")
@@ -53,17 +54,7 @@ struct BenchRender: ParsableCommand {
     }
 
     func run() throws {
-        let folders = try benchFolders(inputs)
-        var scenes: [(name: String, scene: RenderScene)] = []
-        for folder in folders {
-            do {
-                let document = try Importer.importDocument(at: folder)
-                scenes.append((folder.lastPathComponent,
-                               try RenderScene(document: document, assetsFolder: try Importer.detect(folder).folder)))
-            } catch {
-                throw fail("\(folder.path): \(error)")
-            }
-        }
+        let scenes = try benchScenes(inputs)
         let scratchFolder = try FrameSource.scratchFolder(.benchRender)
         defer { scratchFolder.remove() }
         let scratch = URL(fileURLWithPath: scratchFolder.path)
@@ -81,7 +72,8 @@ struct BenchRender: ParsableCommand {
                 throw fail("\(error)")
             }
             try Output.out("render \(side)×\(side), content \(mode == .fit ? "scaled to fit" : "at authored scale"), \(png.rawValue) PNG, best of \(repetitions) "
-                      + "(ms per frame; e2e = sample + raster + encode + write, one worker):\n")
+                      + "(ms per frame, thread CPU time unless marked wall; e2e = sample + raster + encode + write, one worker; reused = "
+                      + "frames whose PNG bytes were those of an equal earlier frame, no-reuse = e2e encoding every frame):\n")
             try Output.out(RenderBenchmark.report(results, jobs: jobs) + "\n")
           }
         }

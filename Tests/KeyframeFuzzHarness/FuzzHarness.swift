@@ -31,6 +31,7 @@ public struct FuzzSurface: Sendable {
         FuzzSurface(name: "document", run: FuzzHarness.document),
         FuzzSurface(name: "script", run: FuzzHarness.script),
         FuzzSurface(name: "png", run: FuzzHarness.png),
+        FuzzSurface(name: "png-encode", run: FuzzHarness.pngEncode),
         FuzzSurface(name: "render", run: FuzzHarness.render),
     ]
 
@@ -124,6 +125,37 @@ public enum FuzzHarness {
             preconditionFailure("an encoded \(bitmap.width)×\(bitmap.height) image cannot be decoded")
         }
         precondition(again == bitmap, "PNG decode → encode → decode changed the pixels")
+    }
+
+    /// The fast preset's compressor on an image made of `bytes`: the first four choose the width (1–256), height
+    /// (1–64), pixel layout and filter set, the rest are the pixels (repeated to fill the image, so short inputs give
+    /// runs and repeats). libpng must read back exactly the samples it reads from zlib's encoding of the same pixels.
+    public static func pngEncode(_ bytes: [UInt8]) {
+        guard bytes.count >= 4 else { return }
+        let width = 1 + Int(bytes[0]), height = 1 + Int(bytes[1] & 63)
+        let layout = PNGPixelLayout.allCases[Int(bytes[2]) % PNGPixelLayout.allCases.count]
+        let mask = Int32(bytes[3] & 0xF8)  // the five filter bits; none set means all five
+        let filters = PNGFilters(rawValue: mask == 0 ? PNGFilters.all.rawValue : mask)
+        let body = bytes.dropFirst(4)
+        var pixels = [UInt8](repeating: 0, count: width * height * layout.bytesPerPixel)
+        if !body.isEmpty {
+            for i in pixels.indices { pixels[i] = body[body.startIndex + i % body.count] }
+        }
+        var frames = PNGEncoder(options: PNGEncodingOptions(
+            compressionLevel: 1, filters: filters, strategy: .default, compressor: .frames))
+        var zlib = PNGEncoder(options: PNGEncodingOptions(compressionLevel: 0, filters: .none, strategy: .default))
+        let decoder = PNGDecoder()
+        guard let png = try? frames.encode(pixels: pixels, width: width, height: height, layout: layout),
+            let reference = try? zlib.encode(pixels: pixels, width: width, height: height, layout: layout)
+        else { preconditionFailure("a \(width)×\(height) \(layout) image cannot be encoded") }
+        guard let decoded = try? decoder.decodeStraight(png) else {
+            preconditionFailure("libpng cannot read the frames compressor's \(width)×\(height) \(layout) image")
+        }
+        guard let expected = try? decoder.decodeStraight(reference) else {
+            preconditionFailure("libpng cannot read zlib's \(width)×\(height) \(layout) image")
+        }
+        precondition(decoded.pixels == expected.pixels,
+                     "the frames compressor changed the samples of a \(width)×\(height) \(layout) image")
     }
 
     /// Reads a normalized document and renders its first clip at its first and a middle frame into a 32 × 32 frame

@@ -8,7 +8,9 @@ import KeyframeTestSupport
 import XCTest
 
 /// Workers reuse one frame buffer and clear only what the previous frame drew; every frame must still equal a frame
-/// rendered into a fresh buffer.
+/// rendered into a fresh buffer. What a frame drew (`inkedRegion`) is also what reusing equal frames' PNG bytes
+/// compares (`EncodedPictureCache`), so every pixel outside it must be the background; and every frame written with
+/// the fast PNG preset must read back, through libpng, exactly.
 final class BufferReuseTests: XCTestCase {
     func testReusedBufferFramesEqualFreshFrames() throws {
         let root = TestPaths.packageRoot.appendingPathComponent("Samples")
@@ -24,6 +26,7 @@ final class BufferReuseTests: XCTestCase {
                 // frames of other clips and sizes too.
                 var reusing = FrameRenderer()
                 var buffer = Bitmap(width: 0, height: 0)
+                var encoder = PNGEncoder(options: .fast)
                 for clip in document.clips {
                     let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
                                                     fps: document.frameRate.framesPerSecond, selection: .all)
@@ -40,11 +43,44 @@ final class BufferReuseTests: XCTestCase {
                             XCTFail("\(sample.lastPathComponent)/\(clip.name) frame \(plan.number): \(comparison.summary)")
                             return
                         }
+                        let label = "\(sample.lastPathComponent)/\(clip.name) frame \(plan.number) over \(background)"
+                        let ink = try XCTUnwrap(reusing.inkedRegion, label)
+                        XCTAssertEqual(Self.rowsWithInkOutside(ink, of: buffer, background: background), 0, label)
+                        let png = try encoder.encode(buffer)
+                        XCTAssertEqual(try PNGDecoder().decode(png), buffer, "\(label): the fast PNG reads back differently")
                         frames += 1
                     }
                 }
             }
         }
         XCTAssertGreaterThan(frames, 500)
+    }
+
+    /// How many rows of `bitmap` have a pixel outside `region` that is not `background` (compared as bytes, row
+    /// piece by row piece, so that it stays quick in a debug build).
+    private static func rowsWithInkOutside(_ region: PixelRect, of bitmap: Bitmap, background: RGBAColor)
+        -> Int
+    {
+        let pixel = background.premultiplied
+        let row = [UInt8]((0..<bitmap.width).flatMap { _ in [pixel.r, pixel.g, pixel.b, pixel.a] })
+        var rows = 0
+        bitmap.pixels.withUnsafeBytes { pixels in
+            row.withUnsafeBytes { row in
+                for y in 0..<bitmap.height {
+                    let start = pixels.baseAddress! + y * bitmap.rowBytes
+                    let inside = y >= region.y && y < region.maxY && !region.isEmpty
+                    let pieces = inside
+                        ? [(0, max(0, region.x)), (min(bitmap.width, region.maxX), bitmap.width)]
+                        : [(0, bitmap.width)]
+                    for (from, to) in pieces where to > from
+                        && memcmp(start + from * 4, row.baseAddress!, (to - from) * 4) != 0
+                    {
+                        rows += 1
+                        break
+                    }
+                }
+            }
+        }
+        return rows
     }
 }

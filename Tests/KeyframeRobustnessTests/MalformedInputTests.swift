@@ -81,6 +81,8 @@ final class MalformedInputTests: XCTestCase {
             "document": documents,
             "script": [try file("Samples/scripts/walker-interaction.json"), try file("Samples/scripts/values-stop-finish.json")],
             "png": [try file("Samples/animate-walker/spritemap1.png"), try file("Samples/flump-hopbot/atlas0.png")],
+            "png-encode": [try file("Fuzz/Seeds/png-encode/sprite-premultiplied"),
+                           try file("Fuzz/Seeds/png-encode/noise-gray")],
             "render": documents,
         ]
     }

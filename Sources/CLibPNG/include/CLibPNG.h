@@ -37,6 +37,12 @@ enum {
     KF_PNG_STRATEGY_FIXED = 4
 };
 
+/* What compresses the image data. */
+enum {
+    KF_PNG_COMPRESSOR_ZLIB = 0,  /* zlib's deflate with compression_level and strategy */
+    KF_PNG_COMPRESSOR_FRAMES = 1 /* Keyframe's encoder for rendered frames (frame_deflate.h); not interlaced */
+};
+
 /* Pixel layouts the encoder accepts (8 bits per sample). */
 enum {
     KF_PNG_LAYOUT_RGBA_PREMULTIPLIED = 0, /* converted to straight RGBA row by row */
@@ -51,14 +57,17 @@ typedef struct kf_png_encode_options {
     int filters;           /* KF_PNG_FILTER_* bits */
     int strategy;          /* KF_PNG_STRATEGY_* */
     int layout;            /* KF_PNG_LAYOUT_* of the input pixels */
-    int interlaced;        /* nonzero: Adam7 */
+    int interlaced;        /* nonzero: Adam7 (always zlib) */
+    int compressor;        /* KF_PNG_COMPRESSOR_* */
 } kf_png_encode_options;
 
-/* A growable output buffer owned by C; reuse it across frames, release it with kf_png_buffer_free. */
+/* A growable output buffer owned by C, with the encoder's working memory; reuse it across frames, release it with
+ * kf_png_buffer_free. Start from all zeros. */
 typedef struct kf_png_buffer {
     uint8_t *bytes;
     size_t count;
     size_t capacity;
+    void *workspace;
 } kf_png_buffer;
 
 void kf_png_buffer_free(kf_png_buffer *buffer);

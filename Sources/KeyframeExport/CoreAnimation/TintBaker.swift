@@ -3,6 +3,7 @@ import KeyframeFiles
 import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
+import KeyframeRender
 
 /// Writes a sprite's upright picture with a constant colour transform applied, as its own PNG.
 ///
@@ -12,6 +13,8 @@ import KeyframeRaster
 struct TintBaker {
     private var atlases: [String: Bitmap] = [:]
     private var encoder: PNGEncoder
+    /// Baked pictures already encoded, by their pixels (two sprites or tints that come out the same are encoded once).
+    private let contents = EncodedPictureCache()
 
     init(encoding: PNGEncodingOptions = .compact) {
         encoder = PNGEncoder(options: encoding)
@@ -54,7 +57,7 @@ struct TintBaker {
         guard let bitmap = Bitmap(width: width, height: height, straightRGBA: straight) else {
             throw ExportError(source: source, message: "sprite \"\(sprite.id)\": cannot build its tinted copy")
         }
-        do { return (try encoder.encode(bitmap), width, height) } catch {
+        do { return (try contents.png(for: bitmap, encoder: &encoder).png, width, height) } catch {
             throw ExportError(source: source, message: "sprite \"\(sprite.id)\": cannot encode its tinted copy: \(error)")
         }
     }

@@ -101,7 +101,7 @@ struct LottieImageTable {
                 var encoder = PNGEncoder(options: cache.encoding)
                 while let index = queue.next() {
                     let item = work[index]
-                    switch LottieImageTable.encode(item, library: library, encoder: &encoder) {
+                    switch LottieImageTable.encode(item, library: library, contents: cache.contents, encoder: &encoder) {
                     case .success(let picture): cache.store(item.key, picture)
                     case .failure(let error): failures.add(index, error)
                     }
@@ -129,14 +129,14 @@ struct LottieImageTable {
     }
 
     /// One pending picture cut, baked and encoded.
-    private static func encode(_ item: Pending, library: AtlasLibrary, encoder: inout PNGEncoder)
-        -> Result<LottiePictureCache.Picture, ExportError>
+    private static func encode(_ item: Pending, library: AtlasLibrary, contents: EncodedPictureCache,
+                               encoder: inout PNGEncoder) -> Result<LottiePictureCache.Picture, ExportError>
     {
         var picture: Bitmap
         do { picture = try upright(item.sprite, item.resolved, library: library) } catch { return .failure(error) }
         if let color = item.color { bake(color, into: &picture) }
         do {
-            let png = try encoder.encode(picture)
+            let png = try contents.png(for: picture, encoder: &encoder).png
             return .success(LottiePictureCache.Picture(png: png, width: picture.width, height: picture.height))
         } catch {
             return .failure(ExportError(message: "could not encode sprite \"\(item.sprite.id)\" as PNG: \(error.message)"))

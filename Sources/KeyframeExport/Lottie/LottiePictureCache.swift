@@ -16,6 +16,8 @@ final class LottiePictureCache: @unchecked Sendable {
 
     /// How every picture of the export is encoded.
     let encoding: PNGEncodingOptions
+    /// Pictures already encoded, by their pixels: two sprites (or two tints) that come out the same are encoded once.
+    let contents = EncodedPictureCache()
     private let lock = NSLock()
     private var pictures: [String: Picture] = [:]
 
