@@ -28,16 +28,18 @@ samples: build
 TEST_JOBS   ?=
 TEST_FILTER ?=
 TEST_ARGS    = $(if $(TEST_JOBS),--jobs $(TEST_JOBS)) $(if $(TEST_FILTER),--filter '$(TEST_FILTER)')
+# KEYFRAME_OPTIMIZE_PIXELS=1 compiles the pixel loops (Raster, PNG, Render, the C shim) optimized inside the debug
+# build, so the suite's thousands of frames draw at release speed; see Package.swift.
 test:
 	@Scripts/ensure-deps.sh test
-	$(SWIFT) build --build-tests
+	KEYFRAME_OPTIMIZE_PIXELS=1 $(SWIFT) build --build-tests
 	@Scripts/run-tests.py $(TEST_ARGS)
 
 # The fast tier, to run after every edit: model, import, engine, raster, PNG and the CLI contract (no players,
 # browsers, build systems or corpus rendering). `make test` stays the full suite.
 check:
 	@Scripts/ensure-deps.sh test
-	$(SWIFT) build --build-tests
+	KEYFRAME_OPTIMIZE_PIXELS=1 $(SWIFT) build --build-tests
 	@Scripts/run-tests.py --tier check $(TEST_ARGS)
 
 # Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against a bare JSON parse,

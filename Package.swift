@@ -1,7 +1,16 @@
 // swift-tools-version:6.0
 // Keyframe: converts Flash / Adobe Animate JSON timelines into one normalized keyframe model,
 // plays it through a property-animator engine, renders it to PNG and exports it.
+import Foundation
 import PackageDescription
+
+/// The pixel loops' targets compiled with optimization in debug builds, when `KEYFRAME_OPTIMIZE_PIXELS=1` is set (the
+/// Makefile sets it for `make test` and `make check`): the test suite draws thousands of frames, which take 10–50× as
+/// long unoptimized, while every other target keeps its debug checks. A package that depends on Keyframe never sets
+/// it, so it never sees an unsafe flag.
+let optimizePixels = ProcessInfo.processInfo.environment["KEYFRAME_OPTIMIZE_PIXELS"] == "1"
+let pixelSwift: [SwiftSetting] = optimizePixels ? [.unsafeFlags(["-O"], .when(configuration: .debug))] : []
+let pixelC: [CSetting] = optimizePixels ? [.unsafeFlags(["-O2"], .when(configuration: .debug))] : []
 
 let package = Package(
     name: "Keyframe",
@@ -35,12 +44,13 @@ let package = Package(
         .target(name: "KeyframeImport", dependencies: ["KeyframeModel", "KeyframeJSON", "KeyframeFiles"],
                 exclude: ["README.md"]),
         .target(name: "KeyframeEngine", dependencies: ["KeyframeModel", "KeyframeJSON"], exclude: ["README.md"]),
-        .target(name: "KeyframeRaster"),
+        .target(name: "KeyframeRaster", swiftSettings: pixelSwift),
         .target(name: "KeyframeFiles"),
-        .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster", "KeyframeFiles"]),
+        .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster", "KeyframeFiles"],
+                swiftSettings: pixelSwift),
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"],
-                exclude: ["README.md"]),
+                exclude: ["README.md"], swiftSettings: pixelSwift),
         .target(name: "KeyframeExport",
                 dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG",
                                "KeyframeRender", "KeyframeFiles"],
@@ -82,7 +92,7 @@ let package = Package(
         // MARK: - Implementation details
         // libpng behind one door: only KeyframePNG imports it. The shim owns setjmp/longjmp.
         // It also calls zlib (the deflate of archives such as dotLottie), which libpng links but does not re-export.
-        .target(name: "CLibPNG", dependencies: ["CPNG16"], linkerSettings: [.linkedLibrary("z")]),
+        .target(name: "CLibPNG", dependencies: ["CPNG16"], cSettings: pixelC, linkerSettings: [.linkedLibrary("z")]),
         // libpng 1.6 and zlib from the system, located with pkg-config (`libpng16`): apt's libpng-dev on Linux,
         // Homebrew's libpng on macOS.
         .systemLibrary(
