@@ -120,23 +120,9 @@ struct MotionComparison {
                                            equal: (V, V) -> Bool = { $0 == $1 }, describe: (V) -> String)
         {
             guard ta != nil || tb != nil else { return }
-            var first: Int? = nil, count = 0
-            var before = "", after = ""
-            for frame in 0..<frames {
-                let time = Frames(Double(frame))
-                let va = mapped(ta?.heldValue(at: time) ?? fallback), vb = tb?.heldValue(at: time) ?? fallback
-                guard !equal(va, vb) else { continue }
-                count += 1
-                if first == nil {
-                    first = frame
-                    before = describe(va)
-                    after = describe(vb)
-                }
-            }
-            if let first {
-                result.append(MotionChange.PropertyDifference(
-                    property: property, firstFrame: first, frames: count, before: before, after: after,
-                    clips: clipTimes(composition: composition, frame: first)))
+            firstDifference(property, frames: frames, composition: composition, into: &result, equal: equal,
+                            describe: describe) { time in
+                (mapped(ta?.heldValue(at: time) ?? fallback), tb?.heldValue(at: time) ?? fallback)
             }
         }
         check(.content, a.content, b.content, fallback: NodeContent.none, mapped: mapContent,
@@ -164,11 +150,21 @@ struct MotionComparison {
         describe: (V?) -> String)
     {
         guard ta != nil || tb != nil else { return }
+        firstDifference(property, frames: frames, composition: composition, into: &result, equal: equal,
+                        describe: describe) { time in (ta?.value(at: time) ?? fallback, tb?.value(at: time) ?? fallback) }
+    }
+
+    /// Compares the two versions' values of `property` at every frame (`values` reads both at a time) and records, when
+    /// any frame differs, the first such frame with both values described and how many frames differ.
+    private func firstDifference<V>(
+        _ property: MotionChange.Property, frames: Int, composition: String,
+        into result: inout [MotionChange.PropertyDifference], equal: (V, V) -> Bool, describe: (V) -> String,
+        values: (Frames) -> (V, V))
+    {
         var first: Int? = nil, count = 0
         var before = "", after = ""
         for frame in 0..<frames {
-            let time = Frames(Double(frame))
-            let va = ta?.value(at: time) ?? fallback, vb = tb?.value(at: time) ?? fallback
+            let (va, vb) = values(Frames(Double(frame)))
             guard !equal(va, vb) else { continue }
             count += 1
             if first == nil {
