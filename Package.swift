@@ -67,7 +67,8 @@ let package = Package(
         // product: the libraries ship only what they are for.
         .target(name: "KeyframeBenchmarks",
                 dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
-                               "KeyframePNG", "KeyframeRender", "KeyframeFiles"]),
+                               "KeyframePNG", "KeyframeRender", "KeyframeFiles", "KeyframeExport", "KeyframeBatch",
+                               "KeyframePreview"]),
 
         // SwiftPM build-tool plugin: converts exports in a target's folder into bundled resources.
         .plugin(name: "KeyframeAssets", capability: .buildTool(), dependencies: ["keyframe"]),
@@ -120,7 +121,8 @@ let package = Package(
         .testTarget(name: "KeyframePreviewTests",
                     dependencies: ["KeyframePreview", "KeyframeEngine", "KeyframeImport", "KeyframeModel",
                                    "KeyframeTestSupport"]),
-        .testTarget(name: "KeyframeBenchmarksTests", dependencies: ["KeyframeBenchmarks"]),
+        .testTarget(name: "KeyframeBenchmarksTests",
+                    dependencies: ["KeyframeBenchmarks", "KeyframeExport", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeVerifyTests",
                     dependencies: ["KeyframeVerify", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"]),
         // rlottie (librlottie-dev) plays Keyframe's Lottie exports in tests; no shipping target links it.

@@ -24,7 +24,13 @@ public enum ConversionBenchmark {
     }
 
     /// Runs the benchmark over `folders`, repeating each measurement `repetitions` times.
-    public static func run(folders: [URL], repetitions: Int = 5) throws -> [Result] {
+    public static func run(folders: [URL], repetitions: Int = 5) throws(BenchmarkError) -> [Result] {
+        do { return try measure(folders: folders, repetitions: repetitions) } catch {
+            throw BenchmarkError("\(error)")
+        }
+    }
+
+    private static func measure(folders: [URL], repetitions: Int) throws -> [Result] {
         var results: [Result] = []
         for folder in folders {
             let files = jsonFiles(in: folder)

@@ -1,7 +1,5 @@
 import ArgumentParser
-import Foundation
 import KeyframeBenchmarks
-import KeyframeImport
 
 /// `keyframe bench`: performance measurements with a baseline taken in the same run.
 struct Bench: ParsableCommand {
@@ -28,20 +26,13 @@ struct BenchConvert: ParsableCommand {
     }
 
     func run() throws {
-        let folders = try benchFolders(inputs)
         let results: [ConversionBenchmark.Result]
-        do { results = try ConversionBenchmark.run(folders: folders, repetitions: repetitions) } catch {
-            throw fail("\(error)")
+        do throws(BenchmarkError) {
+            let folders = try BenchmarkInputs.folders(inputs, defaultFolder: "../shared/corpus/animate_atlas")
+            results = try ConversionBenchmark.run(folders: folders, repetitions: repetitions)
+        } catch {
+            throw fail(error.message)
         }
         try Output.out(ConversionBenchmark.report(results))
     }
-}
-
-/// The export folders a benchmark measures: `inputs`, or every folder of `../shared/corpus/animate_atlas`.
-func benchFolders(_ inputs: [String]) throws -> [URL] {
-    if !inputs.isEmpty { return inputs.map { URL(fileURLWithPath: $0) } }
-    let corpus = URL(fileURLWithPath: "../shared/corpus/animate_atlas")
-    let names = (try? FileManager.default.contentsOfDirectory(atPath: corpus.path)) ?? []
-    guard !names.isEmpty else { throw fail("no inputs given and ../shared/corpus/animate_atlas not found") }
-    return names.sorted().map { corpus.appendingPathComponent($0) }
 }

@@ -53,7 +53,10 @@ struct BenchRender: ParsableCommand {
     }
 
     func run() throws {
-        let folders = try benchFolders(inputs)
+        let folders: [URL]
+        do { folders = try BenchmarkInputs.folders(inputs, defaultFolder: "../shared/corpus/animate_atlas") } catch {
+            throw fail(error.message)
+        }
         var scenes: [(name: String, scene: RenderScene)] = []
         for folder in folders {
             do {

@@ -74,33 +74,23 @@ struct Preview: ParsableCommand {
     static func page(for rendered: FrameSource.Result, at page: URL, referencingFiles: Bool, title: String?) throws
         -> (bytes: [UInt8], summary: String)
     {
-        var store = PreviewImageStore()
-        var clips: [PreviewClip] = []
-        var frameCount = 0
-        for sequence in rendered.sequences {
-            var frames: [PreviewClip.Frame] = []
-            for (plan, path) in zip(sequence.plans, sequence.paths) {
+        let sequences = try rendered.sequences.map { sequence in
+            let frames = try zip(sequence.plans, sequence.paths).map { plan, path in
                 guard let bytes = FileManager.default.contents(atPath: path) else {
                     throw fail("\(path): cannot read the rendered frame")
                 }
                 let reference = referencingFiles
                     ? relativePath(from: page.deletingLastPathComponent(), to: URL(fileURLWithPath: path)) : nil
-                frames.append(PreviewClip.Frame(number: plan.number, seconds: plan.seconds,
-                                                image: store.add(Array(bytes), reference: reference)))
+                return PreviewSequence.Frame(number: plan.number, seconds: plan.seconds, png: Array(bytes),
+                                             reference: reference)
             }
-            frameCount += frames.count
-            var previewClip = PreviewClip(name: sequence.name, fps: rendered.fps, width: sequence.framing.width,
-                                          height: sequence.framing.height, frames: frames)
-            if let clip = sequence.clip {
-                previewClip.curves = NodeCurves.make(document: rendered.document, clip: clip)
-            }
-            if let run = rendered.script {
-                previewClip.script = ScriptGraph(script: run.script, ticks: run.ticks)
-            }
-            clips.append(previewClip)
+            return PreviewSequence(name: sequence.name, clip: sequence.clip, width: sequence.framing.width,
+                                   height: sequence.framing.height, frames: frames)
         }
-        let bytes = PreviewPage(title: title ?? rendered.document.name, clips: clips, images: store).htmlBytes()
-        return (bytes, "\(clips.count) clip(s), \(frameCount) frame(s), \(store.images.count) distinct")
+        let preview = PreviewPage(title: title ?? rendered.document.name, document: rendered.document,
+                                  fps: rendered.fps, sequences: sequences, script: rendered.script)
+        return (preview.htmlBytes(),
+                "\(preview.clips.count) clip(s), \(preview.frameCount) frame(s), \(preview.images.images.count) distinct")
     }
 
     /// `12.3 MB`, `64 MB` (MiB), `0.04 MB`.
