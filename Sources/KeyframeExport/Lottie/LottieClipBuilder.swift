@@ -68,10 +68,15 @@ struct LottieClipBuilder {
         } catch {
             throw ExportError(message: "clip \"\(clip.name)\": \(error)")
         }
-        let scene = RenderScene(document: document, library: library)
+        // Every frame's pose, sampled once: for the framing (the content's bounds when there is no stage) and for
+        // the layers.
+        let scene = RenderScene(sampler: sampler, library: library)
+        let poses = plans.enumerated().map { index, plan in
+            plan.layers.first.map { $0.pose(in: scene) } ?? sampler.sample(clip: clip, time: Frames(Double(index)))
+        }
         let framing: Framing
         do {
-            framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+            framing = try Framing.make(poses: poses, scene: scene, fit: .stage, size: nil).framing
         } catch {
             throw ExportError(message: "clip \"\(clip.name)\": \(error)")
         }
@@ -86,8 +91,7 @@ struct LottieClipBuilder {
         var halves: [[String: Sample]] = []
         for (index, plan) in plans.enumerated() {
             let time = plan.layers.first?.time ?? Frames(Double(index))
-            let pose = sampler.sample(clip: clip, time: time)
-            frames.append(samples(of: pose, view: view, masks: &masks, frame: index, frameCount: plans.count,
+            frames.append(samples(of: poses[index], view: view, masks: &masks, frame: index, frameCount: plans.count,
                                   context: &context))
             if index + 1 < plans.count {
                 let nextTime = plans[index + 1].layers.first?.time ?? Frames(Double(index + 1))

@@ -36,7 +36,8 @@ public struct LottieExporter: DocumentExporter {
         let clips = try LottieExporter.chosenClips(document, options: options)
         let library: AtlasLibrary
         do {
-            library = try AtlasLibrary(document: document, folder: assetsFolder)
+            // Pictures are cut from the atlases, never drawn: no reduced copies.
+            library = try AtlasLibrary(document: document, folder: assetsFolder, mipmaps: false)
         } catch {
             // The error names the image's file, or its field of the document.
             throw ExportError(message: "\(error)")
@@ -49,13 +50,15 @@ public struct LottieExporter: DocumentExporter {
         throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
     {
         let sampler = PoseSampler(document: document)
+        let structureSampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
         let pictures = LottiePictureCache(encoding: PNGEncodingOptions(preset: options.pictures))
         // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
         // order, so the files, diagnostics and reports are the same for any number of cores.
         let outputs = ClipWorkers.map(clips.count, jobs: options.jobs) { index in
             Result { () throws(ExportError) -> ClipOutput in
                 try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
-                                    sampler: sampler, pictures: pictures, pretty: options.prettyJSON)
+                                    sampler: sampler, structureSampler: structureSampler, pictures: pictures,
+                                    pretty: options.prettyJSON)
             }
         }
         var exported: [ExportedClip] = []
@@ -86,12 +89,13 @@ public struct LottieExporter: DocumentExporter {
     /// Builds one clip: the structured form, or the flattened one when the structure cannot carry the clip.
     /// `pretty`: the file indented (``ExportOptions/prettyJSON``) rather than on one line.
     static func exportClip(_ clip: Clip, document: Document, library: AtlasLibrary, settings: LottieExportSettings,
-                           sampler: PoseSampler, pictures: LottiePictureCache,
+                           sampler: PoseSampler, structureSampler: PoseSampler, pictures: LottiePictureCache,
                            pretty: Bool = false) throws(ExportError) -> ClipOutput {
         var output: LottieClipBuilder.Output
         do {
             var structure = LottieStructureBuilder(document: document, clip: clip, library: library,
-                                                   settings: settings, sampler: sampler, pictures: pictures)
+                                                   settings: settings, sampler: sampler,
+                                                   structureSampler: structureSampler, pictures: pictures)
             let built = try structure.build()
             if let structured = built.output {
                 output = structured
