@@ -122,7 +122,7 @@ let package = Package(
                     dependencies: ["KeyframePreview", "KeyframeEngine", "KeyframeImport", "KeyframeModel",
                                    "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeBenchmarksTests",
-                    dependencies: ["KeyframeBenchmarks", "KeyframeExport", "KeyframeTestSupport"]),
+                    dependencies: ["KeyframeBenchmarks", "KeyframeExport", "KeyframeImport", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeVerifyTests",
                     dependencies: ["KeyframeVerify", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"]),
         // rlottie (librlottie-dev) plays Keyframe's Lottie exports in tests; no shipping target links it.

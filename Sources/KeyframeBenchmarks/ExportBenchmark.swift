@@ -1,6 +1,8 @@
 import Foundation
+import KeyframeEngine
 import KeyframeExport
 import KeyframeImport
+import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
 import KeyframeRender
@@ -12,7 +14,9 @@ import KeyframeRender
 /// in wall and process CPU time. The **picture floor** is the time to PNG-encode the pictures the export writes
 /// (decoded from its output first, untimed), one after another on one thread with the export's preset: no exporter
 /// that writes them goes below it on one core. The goal (issue 27) is export ≤ 1.1 × (conversion + floor). Also
-/// reported: decoding the export's atlas images alone (what any exporter that cuts pictures from them pays besides).
+/// reported, to say where the rest of an export's time goes: decoding the export's atlas images alone (what any
+/// exporter that cuts pictures from them pays besides), and sampling every clip's pose once at each of its frames
+/// (what any exporter that bakes per-frame values pays, and a conversion never does).
 ///
 /// ```swift
 /// var configuration = ExportBenchmark.Configuration(format: .lottie)
@@ -47,6 +51,8 @@ public enum ExportBenchmark {
         public var pictures: Int
         /// Decoding the document's atlas images alone, one thread (thread CPU).
         public var atlasDecodeCPU: Double
+        /// Sampling every clip's pose at each of its frames once, one thread (thread CPU).
+        public var poseSamplingCPU: Double
 
         /// Export over conversion (wall).
         public var exportToConvert: Double { export.wall / convert.wall }
@@ -54,6 +60,11 @@ public enum ExportBenchmark {
         public var exportToFloor: Double { export.wall / (convert.wall + pictureFloor) }
         /// The same in CPU time (all of the export's threads against the one-thread conversion and floor).
         public var exportToFloorCPU: Double { export.processCPU / (convert.processCPU + pictureFloorCPU) }
+        /// Export CPU over conversion, picture floor, atlas decoding and pose sampling: what is left once the work
+        /// the goal's floor leaves out is counted.
+        public var exportToWorkCPU: Double {
+            export.processCPU / (convert.processCPU + pictureFloorCPU + atlasDecodeCPU + poseSamplingCPU)
+        }
     }
 
     /// Runs the benchmark over `folders`.
@@ -81,9 +92,10 @@ public enum ExportBenchmark {
                 }
                 let (floor, pictures) = try pictureFloor(folder, exporter: exporter, configuration: configuration)
                 let decode = try atlasDecodeTime(folder, repetitions: configuration.repetitions)
+                let sampling = try poseSamplingTime(folder, repetitions: configuration.repetitions)
                 results.append(Result(name: folder.lastPathComponent, clips: clips, outputBytes: bytes, convert: convert,
                                       export: export, pictureFloor: floor.wall, pictureFloorCPU: floor.threadCPU,
-                                      pictures: pictures, atlasDecodeCPU: decode))
+                                      pictures: pictures, atlasDecodeCPU: decode, poseSamplingCPU: sampling))
             } catch let error as BenchmarkError {
                 throw error
             } catch {
@@ -140,6 +152,27 @@ public enum ExportBenchmark {
         return best
     }
 
+    /// The thread CPU time to sample every clip of the export in `folder` once at each of its frames (one sampler,
+    /// one thread), the fastest of `repetitions`.
+    static func poseSamplingTime(_ folder: URL, repetitions: Int) throws -> Double {
+        let document = try Importer.importDocument(at: folder)
+        let sampler = PoseSampler(document: document)
+        var best = Double.infinity
+        for _ in 0..<max(repetitions, 1) {
+            // The sprite count is returned so that no sample can be left out as unused.
+            best = min(best, BenchmarkClock.measure {
+                var items = 0
+                for clip in document.clips {
+                    for frame in 0..<max(Int(clip.duration.value.rounded(.up)), 1) {
+                        items += sampler.sample(clip: clip, time: Frames(Double(frame))).items.count
+                    }
+                }
+                return items
+            }.span.threadCPU)
+        }
+        return best
+    }
+
     /// A table of the results with totals (ratios of the totals).
     public static func report(_ results: [Result], configuration: Configuration) -> String {
         let jobs = configuration.options.jobs.map { "\($0) job\($0 == 1 ? "" : "s")" } ?? "all cores"
@@ -147,32 +180,34 @@ public enum ExportBenchmark {
                      + "best of \(max(configuration.repetitions, 1)), \(jobs); goal: export ≤ 1.1 × (convert + png)"]
         lines.append("name".padding(toLength: 40, withPad: " ", startingAt: 0)
                      + " clips  convert ms  export ms  png ms  pics  ÷convert  ÷(convert+png)"
-                     + "  │ CPU: convert  export   png  ÷(convert+png)  decode  output KB")
+                     + "  │ CPU: convert  export   png  ÷(convert+png)  decode  sample  ÷(all)  output KB")
         func line(_ name: String, clips: String, wall: (Double, Double, Double), cpu: (Double, Double, Double),
-                  decode: Double, pictures: String, bytes: String) -> String {
+                  decode: Double, sample: Double, pictures: String, bytes: String) -> String {
             let (convert, export, png) = wall
             return name.padding(toLength: 40, withPad: " ", startingAt: 0)
                 + clips + String(format: "  %10.2f  %9.2f  %6.1f", convert * 1e3, export * 1e3, png * 1e3)
                 + pictures + String(format: "  %7.2f×  %13.2f×  │ %12.1f %7.1f %5.1f  %13.2f×", export / convert,
                                     export / (convert + png), cpu.0 * 1e3, cpu.1 * 1e3, cpu.2 * 1e3,
                                     cpu.1 / (cpu.0 + cpu.2))
-                + String(format: "  %6.1f", decode * 1e3) + bytes
+                + String(format: "  %6.1f  %6.1f  %5.2f×", decode * 1e3, sample * 1e3,
+                         cpu.1 / (cpu.0 + cpu.2 + decode + sample)) + bytes
         }
         for r in results {
             lines.append(line(r.name, clips: String(format: " %5d", r.clips),
                               wall: (r.convert.wall, r.export.wall, r.pictureFloor),
                               cpu: (r.convert.processCPU, r.export.processCPU, r.pictureFloorCPU),
-                              decode: r.atlasDecodeCPU, pictures: String(format: "  %4d", r.pictures),
+                              decode: r.atlasDecodeCPU, sample: r.poseSamplingCPU, pictures: String(format: "  %4d", r.pictures),
                               bytes: String(format: "  %9.1f", Double(r.outputBytes) / 1024)))
         }
         func sum(_ value: (Result) -> Double) -> Double { results.reduce(0) { $0 + value($1) } }
         lines.append(line("total", clips: "      ",
                           wall: (sum { $0.convert.wall }, sum { $0.export.wall }, sum(\.pictureFloor)),
                           cpu: (sum { $0.convert.processCPU }, sum { $0.export.processCPU }, sum(\.pictureFloorCPU)),
-                          decode: sum(\.atlasDecodeCPU), pictures: String(format: "  %4d", results.reduce(0) { $0 + $1.pictures }), bytes: ""))
+                          decode: sum(\.atlasDecodeCPU), sample: sum(\.poseSamplingCPU), pictures: String(format: "  %4d", results.reduce(0) { $0 + $1.pictures }), bytes: ""))
         lines.append("png: encoding the export's distinct pictures alone (the same preset, one thread) — a floor no "
                      + "export that writes them goes below on one core; decode: the export's atlas images decoded alone; "
-                     + "CPU: process CPU time (the export's: all its threads), fastest run of each")
+                     + "sample: every clip's pose sampled once at each of its frames; ÷(all): export CPU ÷ (convert + "
+                     + "png + decode + sample); CPU: process CPU time (the export's: all its threads), fastest run of each")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import KeyframeBenchmarks
 import KeyframeExport
+import KeyframeImport
 import KeyframeTestSupport
 import XCTest
 
@@ -51,6 +52,7 @@ final class BenchmarkSmokeTests: XCTestCase {
             XCTAssertGreaterThan(result.outputBytes, 0)
             XCTAssertGreaterThan(result.export.wall, 0)
             XCTAssertGreaterThan(result.convert.wall, 0)
+            XCTAssertGreaterThan(result.poseSamplingCPU, 0)
             if format == .lottie { XCTAssertGreaterThan(result.pictures, 0) }
             let report = ExportBenchmark.report(results, configuration: configuration)
             XCTAssertTrue(report.contains("bta-spinner") && report.contains("total"), report)
@@ -85,6 +87,46 @@ final class BenchmarkSmokeTests: XCTestCase {
         XCTAssertGreaterThan(report.pageBytes, 0)
         XCTAssertGreaterThan(report.render.wall, 0)
         XCTAssertTrue(report.description.contains("preview / render"))
+    }
+
+    /// Without node only the Swift side is measured; each format gets its own table.
+    func testConversionBenchmarkRunsOnSamplesWithoutNode() throws {
+        var configuration = ConversionBenchmark.Configuration()
+        configuration.repetitions = 1
+        configuration.node = false
+        let folders = [sample, TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver")]
+        let results = try ConversionBenchmark.run(folders: folders, configuration: configuration)
+        XCTAssertEqual(results.map(\.format), [.animateAtlas, .dragonBones])
+        for result in results {
+            XCTAssertGreaterThan(result.inputBytes, 0)
+            XCTAssertGreaterThan(result.outputBytes, 0)
+            XCTAssertGreaterThan(result.parse.wall, 0)
+            XCTAssertGreaterThan(result.convert.wall, 0)
+            XCTAssertNil(result.nodeParse)
+            XCTAssertNil(result.runtimeParse)
+        }
+        let report = ConversionBenchmark.report(results)
+        XCTAssertTrue(report.contains("bta-spinner") && report.contains("dragonbones-waver"), report)
+        XCTAssertTrue(report.contains("goal ≤ 2× DragonBonesJS"), report)
+    }
+
+    /// A runtime that is not there is named in the report instead of failing the benchmark (node itself times the
+    /// JSON.parse baseline when it is installed).
+    func testConversionBenchmarkNamesAMissingRuntime() throws {
+        var configuration = ConversionBenchmark.Configuration()
+        configuration.repetitions = 1
+        configuration.dragonBonesRuntime = "/nonexistent/dragonBones.js"
+        let waver = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver")
+        let result = try XCTUnwrap(ConversionBenchmark.run(folders: [waver], configuration: configuration).first)
+        XCTAssertNil(result.runtimeParse)
+        XCTAssertNotNil(result.runtimeNote)
+    }
+
+    func testConversionBenchmarkNamesAnUnreadableInput() {
+        XCTAssertThrowsError(try ConversionBenchmark.run(folders: [URL(fileURLWithPath: "/nonexistent/export")],
+                                                         configuration: ConversionBenchmark.Configuration())) {
+            XCTAssertTrue("\($0)".contains("/nonexistent/export"), "\($0)")
+        }
     }
 
     func testBenchmarkInputsListFoldersOnly() throws {
