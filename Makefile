@@ -40,7 +40,7 @@ check:
 	$(SWIFT) build --build-tests
 	@Scripts/run-tests.py --tier check $(TEST_ARGS)
 
-# Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against a bare JSON parse,
+# Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against JSON parsers and the runtimes,
 # the engine against plain interpolation, rendering against libpng encoding alone.
 bench: deps
 	$(SWIFT) build -c release --product keyframe
