@@ -84,7 +84,8 @@ let package = Package(
         // product: the libraries ship only what they are for.
         .target(name: "KeyframeBenchmarks",
                 dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
-                               "KeyframePNG", "KeyframeRender", "KeyframeFiles"]),
+                               "KeyframePNG", "KeyframeRender", "KeyframeFiles", "KeyframeExport", "KeyframeBatch",
+                               "KeyframePreview"]),
 
         // SwiftPM build-tool plugin: converts exports in a target's folder into bundled resources.
         .plugin(name: "KeyframeAssets", capability: .buildTool(), dependencies: ["keyframe"]),
@@ -138,7 +139,8 @@ let package = Package(
         .testTarget(name: "KeyframePreviewTests",
                     dependencies: ["KeyframePreview", "KeyframeEngine", "KeyframeImport", "KeyframeModel",
                                    "KeyframePNG", "KeyframeRaster", "KeyframeTestSupport"]),
-        .testTarget(name: "KeyframeBenchmarksTests", dependencies: ["KeyframeBenchmarks"]),
+        .testTarget(name: "KeyframeBenchmarksTests",
+                    dependencies: ["KeyframeBenchmarks", "KeyframeExport", "KeyframeImport", "KeyframeTestSupport"]),
         .testTarget(name: "KeyframeDiffTests",
                     dependencies: ["KeyframeDiff", "KeyframeModel", "KeyframeImport", "KeyframeRender", "KeyframeJSON",
                                    "KeyframePNG", "KeyframeRaster", "KeyframeTestSupport"]),

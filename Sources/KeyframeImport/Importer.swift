@@ -45,8 +45,10 @@ public enum Importer {
         try detect(url, preloaded: [:])
     }
 
-    /// ``detect(_:)``, taking files from `preloaded` (standardized absolute path → bytes) instead of reading them.
-    static func detect(_ url: URL, preloaded: [String: [UInt8]]) throws(ImportError)
+    /// ``detect(_:)``, taking files from `preloaded` (standardized absolute path → bytes) instead of reading them;
+    /// the JSON it parses to tell the format goes into `parsed`, for the import to use.
+    static func detect(_ url: URL, preloaded: [String: [UInt8]],
+                       parsed: SourceFolder.ParsedJSON = SourceFolder.ParsedJSON()) throws(ImportError)
         -> (format: DetectedFormat, folder: URL, file: String)
     {
         guard let place = exportFolder(of: url) else {
@@ -54,12 +56,14 @@ public enum Importer {
         }
         let folder = place.folder
         if let file = place.file {
-            let name = try detectFile(file, in: SourceFolder(url: folder, preloaded: preloaded, mainFile: file),
+            let name = try detectFile(file, in: SourceFolder(url: folder, preloaded: preloaded, mainFile: file,
+                                                             parsed: parsed),
                                       path: url.relativePath)
             return (name, folder, file)
         }
         let names = ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
-        let name = try detectMain(in: SourceFolder(url: folder, preloaded: preloaded), names: names, path: url.relativePath)
+        let name = try detectMain(in: SourceFolder(url: folder, preloaded: preloaded, parsed: parsed), names: names,
+                                  path: url.relativePath)
         return (name.format, folder, name.file)
     }
 
@@ -155,8 +159,9 @@ public enum Importer {
     public static func importDocument(at url: URL, preloaded: [String: [UInt8]], options: ImportOptions = ImportOptions())
         throws(ImportError) -> Document
     {
-        let (format, folderURL, file) = try detect(url, preloaded: preloaded)
-        return try importDocument(from: SourceFolder(url: folderURL, preloaded: preloaded, mainFile: file),
+        let parsed = SourceFolder.ParsedJSON()
+        let (format, folderURL, file) = try detect(url, preloaded: preloaded, parsed: parsed)
+        return try importDocument(from: SourceFolder(url: folderURL, preloaded: preloaded, mainFile: file, parsed: parsed),
                                   format: format, file: file, path: url.relativePath, options: options)
     }
 

@@ -26,13 +26,24 @@ final class SourceFolder {
     /// The folder on disk that every path is resolved in (`nil` for files in memory, which are only checked
     /// lexically).
     let inputFolder: InputFolder?
+    /// JSON already parsed, shared with the folder that detected the export, so that no file is parsed twice.
+    let parsed: ParsedJSON
 
-    /// The folder at `url`; `mainFile` is the file the export was detected by (see ``InputFolder``).
-    init(url: URL, preloaded: [String: [UInt8]] = [:], mainFile: String? = nil) {
+    /// JSON files parsed so far, by absolute path (internal): format detection looks into files to tell an export's
+    /// format (a skeleton or a Flump library under another name); the import then reads the same files again.
+    final class ParsedJSON {
+        fileprivate var values: [String: JSONValue] = [:]
+        init() {}
+    }
+
+    /// The folder at `url`; `mainFile` is the file the export was detected by (see ``InputFolder``). `parsed` holds
+    /// the JSON another view of the same folder parsed (detection's).
+    init(url: URL, preloaded: [String: [UInt8]] = [:], mainFile: String? = nil, parsed: ParsedJSON = ParsedJSON()) {
         self.url = url
         self.memory = nil
         self.preloaded = preloaded
         self.inputFolder = InputFolder(url.path, displayName: "", mainFile: mainFile)
+        self.parsed = parsed
     }
 
     /// A folder whose files are `files` (relative path → bytes), named `name` in errors.
@@ -41,6 +52,7 @@ final class SourceFolder {
         self.memory = files
         self.preloaded = [:]
         self.inputFolder = nil
+        self.parsed = ParsedJSON()
     }
 
     /// The file that `written`, a path in one of the export's files or a name found by listing the folder, means:
@@ -95,12 +107,38 @@ final class SourceFolder {
     }
 
     /// `relative` parsed as JSON, positioned at its root; what is read leniently from it is recorded
-    /// (``lenientReads(of:)``).
+    /// (``lenientReads(of:)``). A file parsed before (by this folder or by detection's) is not parsed again.
     func readJSON(_ relative: String) throws(ImportError) -> JSONCursor {
+        if let clean = try? resolve(relative), let value = parsed.values[url(for: clean).path], isRegularFile(clean) {
+            filesRead.insert(clean)
+            return JSONCursor(value, lenientReads: lenientReads(of: relative))
+        }
         let bytes = try read(relative)
-        do { return JSONCursor(try JSONParser.parse(bytes), lenientReads: lenientReads(of: relative)) } catch {
+        let value: JSONValue
+        do { value = try JSONParser.parse(bytes) } catch {
             throw ImportError(.syntax(file: relative, error))
         }
+        if let clean = try? resolve(relative) { parsed.values[url(for: clean).path] = value }
+        return JSONCursor(value, lenientReads: lenientReads(of: relative))
+    }
+
+    /// `relative` parsed as JSON, if it is a regular file of at most `limit` bytes that parses: for looking into a
+    /// file while detecting the format. Unlike ``readJSON(_:)`` it records no read (the file is not part of the
+    /// export until an importer reads it) and reports no error.
+    func peekJSON(_ relative: String, limit: Int) -> JSONValue? {
+        guard let clean = try? resolve(relative), isRegularFile(clean) else { return nil }
+        let path = url(for: clean).path
+        if let value = parsed.values[path] { return value }
+        let bytes: [UInt8]
+        if let known = memory?[clean] ?? preloadedBytes(clean) {
+            bytes = known
+        } else {
+            guard let read = try? InputFile.read(path, limit: limit) else { return nil }
+            bytes = read
+        }
+        guard bytes.count <= limit, let value = try? JSONParser.parse(bytes) else { return nil }
+        parsed.values[path] = value
+        return value
     }
 
     /// The record of lenient reads from the file `relative` (one per file, however often it is read).

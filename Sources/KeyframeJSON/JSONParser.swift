@@ -37,6 +37,10 @@ private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index: Int
     let start: Int
+    /// The members of the objects being parsed, innermost last: each object's members are collected here and its
+    /// dictionary is made once at its full size (growing a dictionary member by member rehashes every key at each
+    /// doubling).
+    var pending: [(key: String, value: JSONValue)] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -73,10 +77,17 @@ private struct Reader {
     mutating func parseObject(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
         index += 1  // {
-        var members: [String: JSONValue] = [:]
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
             index += 1
+            return .object([:])
+        }
+        let first = pending.count
+        // A later member with the same name replaces an earlier one, as assigning them in order did.
+        func members() -> JSONValue {
+            var members = [String: JSONValue](minimumCapacity: pending.count - first)
+            for member in pending[first...] { members[member.key] = member.value }
+            pending.removeSubrange(first...)
             return .object(members)
         }
         while true {
@@ -92,12 +103,13 @@ private struct Reader {
             }
             index += 1
             skipWhitespace()
-            members[key] = try parseValue(depth: depth)
+            let value = try parseValue(depth: depth)
+            pending.append((key, value))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an object") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "}"): index += 1; return .object(members)
+            case UInt8(ascii: "}"): index += 1; return members()
             default: throw error("expected ',' or '}' after an object member, found \(describe(bytes[index]))")
             }
         }

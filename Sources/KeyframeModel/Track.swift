@@ -31,6 +31,10 @@ public struct Track<Value: Sendable & Hashable>: Sendable, Hashable {
 
     /// Appends a keyframe unless it would change nothing: a keyframe equal in value to the previous one whose
     /// incoming segment holds is dropped (the previous keyframe already holds that value).
+    ///
+    /// Inlinable, like ``appendRestarting(_:)`` and ``isConstant``: the importers call them for every keyframe, and
+    /// unspecialized across modules each call looked up the generic array's type at run time.
+    @inlinable
     public mutating func append(_ keyframe: Keyframe<Value>) {
         if let last = keyframes.last, last.value == keyframe.value, !last.easing.interpolates {
             // The previous segment already holds this value; keep the new easing for the next segment only when
@@ -51,6 +55,7 @@ public struct Track<Value: Sendable & Hashable>: Sendable, Hashable {
     ///
     /// Content tracks need this: a nested composition's age restarts at each content keyframe, so two equal
     /// instance values in a row mean "restart", not "nothing changes".
+    @inlinable
     public mutating func appendRestarting(_ keyframe: Keyframe<Value>) {
         if let last = keyframes.last, last.frame == keyframe.frame {
             keyframes[keyframes.count - 1] = keyframe
@@ -60,9 +65,11 @@ public struct Track<Value: Sendable & Hashable>: Sendable, Hashable {
     }
 
     /// Whether the track has no keyframes.
+    @inlinable
     public var isEmpty: Bool { keyframes.isEmpty }
 
     /// Whether the track has one value for all time.
+    @inlinable
     public var isConstant: Bool {
         guard let first = keyframes.first else { return true }
         return keyframes.allSatisfy { $0.value == first.value }

@@ -37,15 +37,16 @@ public struct AtlasLibrary: Sendable {
     /// Decodes every atlas image of `document`, resolving paths against `folder`.
     ///
     /// - Throws: ``RenderError`` naming the image that is missing or unreadable.
-    public init(document: Document, folder: URL) throws(RenderError) {
-        try self.init(document: document, folder: InputFolder(folder.path))
+    public init(document: Document, folder: URL, mipmaps: Bool = true) throws(RenderError) {
+        try self.init(document: document, folder: InputFolder(folder.path), mipmaps: mipmaps)
     }
 
     /// Decodes every atlas image of `document` from `folder`; each path is resolved inside it
-    /// (``imageFile(_:index:in:)``).
+    /// (``imageFile(_:index:in:)``). Without `mipmaps` (for readers that cut pictures rather than draw: the Lottie
+    /// exporter) ``mipmaps`` holds no reduced copies, and drawing always samples the full image.
     ///
     /// - Throws: ``RenderError`` naming the image that is missing, unreadable, or outside `folder`.
-    public init(document: Document, folder: InputFolder) throws(RenderError) {
+    public init(document: Document, folder: InputFolder, mipmaps: Bool = true) throws(RenderError) {
         var images: [Bitmap] = []
         var imageIndex: [String: Int] = [:]
         let decoder = PNGDecoder()
@@ -66,7 +67,7 @@ public struct AtlasLibrary: Sendable {
             sprites[sprite.id] = AtlasLibrary.resolve(sprite, image: index, resolution: resolution > 0 ? resolution : 1)
         }
         self.images = images
-        self.mipmaps = images.map(AtlasLibrary.mipmapChain)
+        self.mipmaps = mipmaps ? images.map(AtlasLibrary.mipmapChain) : images.map { _ in [] }
         self.sprites = sprites
     }
 

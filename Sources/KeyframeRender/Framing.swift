@@ -118,6 +118,31 @@ extension Framing {
     public static func make(plans: [FramePlan], scenes: [RenderScene], fit: Fit, size: (width: Int, height: Int)?,
                             upscale: Bool = true) throws(RenderError) -> (framing: Framing, fit: Fit)
     {
+        try make(scenes: scenes, fit: fit, size: size, upscale: upscale) { add in
+            for plan in plans {
+                for layer in plan.layers where scenes.indices.contains(layer.scene) {
+                    add(layer.pose(in: scenes[layer.scene]), scenes[layer.scene].library)
+                }
+            }
+        }
+    }
+
+    /// ``make(plans:scenes:fit:size:upscale:)`` for one clip of `scene` whose frames' poses the caller has sampled
+    /// already (`poses`: one per plan, as `FramePlan.Layer.pose(in:)` gives them), so that they are not sampled
+    /// twice.
+    public static func make(poses: [Pose], scene: RenderScene, fit: Fit, size: (width: Int, height: Int)?,
+                            upscale: Bool = true) throws(RenderError) -> (framing: Framing, fit: Fit)
+    {
+        try make(scenes: [scene], fit: fit, size: size, upscale: upscale) { add in
+            for pose in poses { add(pose, scene.library) }
+        }
+    }
+
+    /// The framing of the stage, or of the bounds of every pose `visit` hands to its callback.
+    private static func make(scenes: [RenderScene], fit: Fit, size: (width: Int, height: Int)?, upscale: Bool,
+                             visit: ((Pose, AtlasLibrary) -> Void) -> Void) throws(RenderError)
+        -> (framing: Framing, fit: Fit)
+    {
         if let size {
             guard size.width > 0, size.height > 0, size.width <= maximumSide, size.height <= maximumSide else {
                 throw RenderError(.invalidSetting(
@@ -128,14 +153,8 @@ extension Framing {
             return (try checked(Framing(scene: stage, size: size, upscale: upscale)), .stage)
         }
         var box = BoundingBox()
-        for plan in plans {
-            for layer in plan.layers where scenes.indices.contains(layer.scene) {
-                let scene = scenes[layer.scene]
-                if let rect = bounds(of: layer.pose(in: scene),
-                                     library: scene.library) {
-                    box.add(rect)
-                }
-            }
+        visit { pose, library in
+            if let rect = bounds(of: pose, library: library) { box.add(rect) }
         }
         let scene = box.rect ?? Rect(x: 0, y: 0, width: 1, height: 1)
         return (try checked(Framing(scene: scene, size: size, upscale: upscale)), .content)

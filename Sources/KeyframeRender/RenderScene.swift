@@ -24,7 +24,12 @@ public struct RenderScene: Sendable {
 
     /// Prepares `document` with atlases already decoded.
     public init(document: Document, library: AtlasLibrary) {
-        self.sampler = PoseSampler(document: document)
+        self.init(sampler: PoseSampler(document: document), library: library)
+    }
+
+    /// A scene of a sampler and atlases already made (an exporter that samples the same document for other needs).
+    public init(sampler: PoseSampler, library: AtlasLibrary) {
+        self.sampler = sampler
         self.library = library
     }
 

@@ -63,7 +63,11 @@ struct BenchPNG: ParsableCommand {
 /// The first clip's scene of each export a render benchmark measures (`inputs`, or the Animate corpus).
 func benchScenes(_ inputs: [String]) throws -> [(name: String, scene: RenderScene)] {
     var scenes: [(name: String, scene: RenderScene)] = []
-    for folder in try benchFolders(inputs) {
+    let folders: [URL]
+    do { folders = try BenchmarkInputs.folders(inputs, defaultFolder: "../shared/corpus/animate_atlas") } catch {
+        throw fail(error.message)
+    }
+    for folder in folders {
         do {
             let document = try Importer.importDocument(at: folder)
             scenes.append((folder.lastPathComponent,

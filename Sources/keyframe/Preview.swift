@@ -78,44 +78,28 @@ struct Preview: ParsableCommand {
     static func page(for rendered: FrameSource.Result, at page: URL, referencingFiles: Bool, title: String?) throws
         -> (bytes: [UInt8], summary: String)
     {
-        var store = PreviewImageStore()
-        var clips: [PreviewClip] = []
-        var frameCount = 0
-        var encoder = PreviewFrameEncoder()
-        for sequence in rendered.sequences {
-            var frames: [PreviewClip.Frame] = []
-            for (plan, path) in zip(sequence.plans, sequence.paths) {
+        let sequences = try rendered.sequences.map { sequence in
+            let frames = try zip(sequence.plans, sequence.paths).map { plan, path in
                 guard let bytes = FileManager.default.contents(atPath: path) else {
                     throw fail("\(path): cannot read the rendered frame")
                 }
-                if referencingFiles {
-                    let reference = relativePath(from: page.deletingLastPathComponent(), to: URL(fileURLWithPath: path))
-                    frames.append(PreviewClip.Frame(number: plan.number, seconds: plan.seconds,
-                                                    image: store.add(Array(bytes), reference: reference)))
-                } else {
-                    // Embedded: key pictures and the changed rectangles of the frames after them.
-                    let layers: [PreviewClip.Layer]
-                    do { layers = try encoder.layers(for: Array(bytes), store: &store) } catch {
-                        throw fail("\(path): \(error)")
-                    }
-                    frames.append(PreviewClip.Frame(number: plan.number, seconds: plan.seconds, layers: layers))
-                }
+                let reference = referencingFiles
+                    ? relativePath(from: page.deletingLastPathComponent(), to: URL(fileURLWithPath: path)) : nil
+                return PreviewSequence.Frame(number: plan.number, seconds: plan.seconds, png: Array(bytes),
+                                             reference: reference, path: path)
             }
-            frameCount += frames.count
-            var previewClip = PreviewClip(name: sequence.name, fps: rendered.fps, width: sequence.framing.width,
-                                          height: sequence.framing.height, frames: frames)
-            if let clip = sequence.clip {
-                previewClip.curves = NodeCurves.make(document: rendered.document, clip: clip)
-                previewClip.composition = rendered.document.composition(clip.composition)?.name ?? clip.composition
-            }
-            if let run = rendered.script {
-                previewClip.script = ScriptGraph(script: run.script, ticks: run.ticks)
-            }
-            clips.append(previewClip)
+            return PreviewSequence(name: sequence.name, clip: sequence.clip, width: sequence.framing.width,
+                                   height: sequence.framing.height, frames: frames)
         }
-        let bytes = PreviewPage(title: title ?? rendered.document.name, clips: clips, images: store).htmlBytes()
-        let pictures = referencingFiles ? "\(store.images.count) distinct" : "\(store.images.count) picture(s)"
-        return (bytes, "\(clips.count) clip(s), \(frameCount) frame(s), \(pictures)")
+        let preview: PreviewPage
+        do {
+            preview = try PreviewPage(title: title ?? rendered.document.name, document: rendered.document,
+                                      fps: rendered.fps, sequences: sequences, script: rendered.script)
+        } catch {
+            throw fail("\(error)")
+        }
+        let pictures = "\(preview.images.images.count) " + (referencingFiles ? "distinct" : "picture(s)")
+        return (preview.htmlBytes(), "\(preview.clips.count) clip(s), \(preview.frameCount) frame(s), \(pictures)")
     }
 
     /// `12.3 MB`, `64 MB` (MiB), `0.04 MB`.

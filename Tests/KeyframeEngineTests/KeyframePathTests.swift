@@ -39,8 +39,9 @@ final class KeyframePathTests: XCTestCase {
 
     func testKeyTimesCountVerticesAndSegmentsHaveTheirOwnTiming() {
         let track = KeyframeTrack(path: mixed, keyTimes: [0, 0.5, 0.75, 1], timingFunctions: [.easeIn])
-        // f = 0.25 is u = ½ of the first segment; ease-in(½) = 0.315356734 (Chromium, engine.md §b.2).
-        assertPoint(track.value(at: 0.25), 3.15356734, 0, accuracy: 1e-8)
+        // f = 0.25 is u = ½ of the first segment; ease-in(½) = 0.31535681257 (the exact curve: y_exact of
+        // ../shared/golden/bezier.json; Chromium's solver gives 0.315356734).
+        assertPoint(track.value(at: 0.25), 3.1535681257, 0, accuracy: 1e-8)
         // The second segment has no timing function: linear in u.
         assertPoint(track.value(at: 0.625), 17.5, 2.5)
         // Key times with the wrong count fall back to even spacing.

@@ -4,7 +4,8 @@ import XCTest
 @testable import KeyframeEngine
 
 final class TimingCurveTests: XCTestCase {
-    /// Every point of Chromium's golden table, for all six curves, within 1e-6.
+    /// Every point of Chromium's golden table, for all six curves, within 1e-6 (`BezierAccuracyTests` holds the
+    /// values to 1e-9 of the table's exact ones).
     func testBezierMatchesChromiumGolden() throws {
         let url = TestPaths.shared.appendingPathComponent("golden/bezier.json")
         guard FileManager.default.fileExists(atPath: url.path) else {
@@ -39,25 +40,6 @@ final class TimingCurveTests: XCTestCase {
         for (curve, points) in expected {
             guard case .cubic(let b) = curve else { return XCTFail("\(curve) is not cubic") }
             XCTAssertEqual([b.x1, b.y1, b.x2, b.y2], points)
-        }
-    }
-
-    /// The solver agrees with an independent dense bisection on the curve parameter.
-    func testBezierAgreesWithBruteForceInversion() {
-        var rng = SeededGenerator(seed: 7)
-        for _ in 0..<200 {
-            let b = CubicBezier(Double.random(in: 0...1, using: &rng), Double.random(in: -1...2, using: &rng),
-                                Double.random(in: 0...1, using: &rng), Double.random(in: -1...2, using: &rng))
-            let x = Double.random(in: 0...1, using: &rng)
-            var lo = 0.0, hi = 1.0
-            for _ in 0..<200 { let m = (lo + hi) / 2; if b.x(at: m) < x { lo = m } else { hi = m } }
-            // |dy/dx| can be large; compare in parameter space via x instead of y for steep curves.
-            let t = (lo + hi) / 2
-            let y = b.progress(at: x)
-            let yExact = b.y(at: t)
-            let slope = abs(b.y(at: min(1, t + 1e-6)) - b.y(at: max(0, t - 1e-6))) /
-                max(1e-12, abs(b.x(at: min(1, t + 1e-6)) - b.x(at: max(0, t - 1e-6))))
-            XCTAssertLessThanOrEqual(abs(y - yExact), max(1e-9, 2e-7 * slope) + 1e-9, "curve \(b) x \(x)")
         }
     }
 

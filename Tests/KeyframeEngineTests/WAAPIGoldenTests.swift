@@ -7,8 +7,23 @@ import XCTest
 /// `Fixtures/waapi/<name>.case.json` is the oracle's input, `<name>.out.json` what
 /// `../shared/tools/waapi-oracle` printed for it (headless Chromium). Each WAAPI action is
 /// mapped to the UIKit-style operation with the same meaning (engine.md §e mapping table).
+///
+/// The engine's curves are exact (within 1e-9, `BezierAccuracyTests`); Chromium's cubic-Bézier solver stops at
+/// |x(t) − x| < 1e-7, so its value is the exact curve's at a time fraction within 1e-7 of the requested one. Each
+/// value is compared within 1e-6 plus what that 1e-7 moves it by (``chromiumSolverSlack(_:at:span:)``): timing
+/// semantics are held to 1e-6, the solver's early stop is not held against either side.
 final class WAAPIGoldenTests: XCTestCase {
     static let tolerance = 1e-6
+    /// How far Chromium's solver may be from the requested time fraction (its kBezierEpsilon).
+    static let chromiumSolverEpsilon = 1e-7
+
+    /// How much a value `span × curve(x)` moves when `x` moves by up to Chromium's solver epsilon (× 1.5).
+    static func chromiumSolverSlack(_ curve: TimingCurve, at x: Double, span: Double) -> Double {
+        guard case .cubic = curve else { return 0 }
+        let here = curve.evaluate(x)
+        let moved = [x - chromiumSolverEpsilon, x + chromiumSolverEpsilon].map { abs(curve.evaluate($0) - here) }
+        return 1.5 * abs(span) * moved.max()!
+    }
 
     struct Track {
         var id: String
@@ -179,7 +194,10 @@ final class WAAPIGoldenTests: XCTestCase {
                 let actual = try XCTUnwrap(animators[track.id]!.value(of: ids[track.id]!)?.scalar, "\(label) \(track.id)")
                 let error = abs(actual - expected)
                 maxError = max(maxError, error)
-                XCTAssertLessThanOrEqual(error, Self.tolerance, "\(label) \(track.id) at \(time) ms: \(actual) vs \(expected)")
+                let animator = animators[track.id]!
+                let forward = animator.isReversed ? 1 - animator.fractionComplete.value : animator.fractionComplete.value
+                let allowed = Self.tolerance + Self.chromiumSolverSlack(track.curve, at: forward, span: track.to - track.from)
+                XCTAssertLessThanOrEqual(error, allowed, "\(label) \(track.id) at \(time) ms: \(actual) vs \(expected)")
                 let playState = states[track.id]?["playState"] as? String
                 XCTAssertEqual(animators[track.id]!.isRunning, playState == "running",
                                "\(label) \(track.id) at \(time) ms: WAAPI \(playState ?? "?")")

@@ -1,13 +1,17 @@
-/// A unit cubic Bézier timing function from (0, 0) to (1, 1), solved the way WebKit and Chromium do.
+/// A unit cubic Bézier timing function from (0, 0) to (1, 1), solved to within 1e-9 of the exact curve.
 ///
 /// The two inner control points are `(x1, y1)` and `(x2, y2)`. Evaluating at a time fraction
-/// `x` finds the curve parameter `t` with `x(t) = x` — an 11-sample spline guess, at most four
-/// Newton steps, then bisection, all to ``solverEpsilon`` — and returns `y(t)`. Outside `0...1`
-/// the curve is extended linearly with the gradient at its end points.
+/// `x` finds the curve parameter `t` with `x(t) = x` and returns `y(t)`. When `x1` and `x2` lie in `0...1` (x rises
+/// with t: every CSS and Core Animation curve) the value is within 1e-9 of the exact curve's, steep and flat curves
+/// included: Hermite starts and Newton steps from the nearer end of the curve (``BezierEnd``), or an exact expansion
+/// where x(t) almost stops inside (``BezierFlatMiddle``); `docs/engine.md` § Performance. Chromium's
+/// solver stops at |x(t) − x| < 1e-7, so the two agree within Chromium's own error (≈ 1.3e-7 on its golden table).
+/// A curve whose x leaves `0...1` is not a function of time; it keeps the spline guess, Newton and bisection search
+/// of WebKit and Chromium, which finds one of its roots. Outside `0...1` the curve is extended linearly with the
+/// gradient at its end points.
 ///
-/// Only the four numbers are stored: coefficients, end gradients and spline samples are
-/// recomputed when needed (a few multiplications), which keeps the curve small enough to copy
-/// for free on the animator's hot path.
+/// Only the four numbers are stored: everything else is recomputed when needed, which keeps the curve small enough
+/// to copy for free; ``CubicBezierSolver`` prepares the same numbers once for the clock's batch lane.
 ///
 /// ```swift
 /// let ease = CubicBezier(0.25, 0.1, 0.25, 1)
@@ -23,9 +27,9 @@ public struct CubicBezier: Sendable {
     /// The second inner control point's y (progress); may leave `0...1` to overshoot.
     public let y2: Double
 
-    /// How closely the solver matches the requested x before it stops.
+    /// How closely the search for curves whose x leaves `0...1` matches the requested x before it stops.
     public static let solverEpsilon = 1e-7
-    @usableFromInline static let maxNewtonIterations = 4
+    static let maxNewtonIterations = 4
     static let sampleCount = 11
 
     /// Creates the curve with inner control points `(x1, y1)` and `(x2, y2)`.
@@ -66,11 +70,26 @@ public struct CubicBezier: Sendable {
     @inlinable public func progress(at x: Double) -> Double {
         if x <= 0 { return startGradient * x }
         if x >= 1 { return 1 + endGradient * (x - 1) }
-        return y(at: parameter(forX: x, epsilon: Self.solverEpsilon))
+        return interiorProgress(at: x)
     }
 
-    /// The curve parameter `t` whose x is `x` (`x` in `0...1`).
-    @usableFromInline func parameter(forX x: Double, epsilon: Double) -> Double {
+    /// Whether x rises with t (`x1` and `x2` in `0...1`): the curve is a function of time.
+    var isMonotone: Bool { (0...1).contains(x1) && (0...1).contains(x2) }
+
+    /// The eased progress at `x` in `0 < x < 1`.
+    @usableFromInline func interiorProgress(at x: Double) -> Double {
+        guard isMonotone else { return y(at: parameter(forX: x, epsilon: Self.solverEpsilon)) }
+        if let flat = BezierFlatMiddle(self) { return flat.progress(at: x) }
+        let far = x > 0.5
+        let end = far ? BezierEnd.end(of: self) : BezierEnd.start(of: self)
+        let target = far ? 1 - x : x
+        let (g, position) = BezierEnd.bucket(holding: target)
+        let y = end.progress(target, position: position, end.bucket(g))
+        return far ? 1 - y : y
+    }
+
+    /// The curve parameter `t` whose x is `x` (`x` in `0...1`), for curves whose x leaves `0...1`.
+    func parameter(forX x: Double, epsilon: Double) -> Double {
         let a = ax, b = bx, c = cx
         func xAt(_ t: Double) -> Double { ((a * t + b) * t + c) * t }
         // Bracket x between two of the 11 spline samples x(i/10) and guess linearly inside the bracket.
@@ -93,10 +112,7 @@ public struct CubicBezier: Sendable {
 
     /// Solves `x(t) = x` from the spline guess `start` inside the bracket `lower...upper`: at most
     /// ``maxNewtonIterations`` Newton steps (giving up on a flat derivative), then bisection inside the
-    /// bracket, first testing the last Newton estimate (as Chromium does, so results agree to the last bit
-    /// on steep curves); converges because x(t) is monotone for x1, x2 in 0...1. Shared by
-    /// ``parameter(forX:epsilon:)`` and the prepared ``CubicBezierSolver``, so both compute the same bits.
-    @usableFromInline @inline(__always)
+    /// bracket, first testing the last Newton estimate (Chromium's search).
     static func refine(_ x: Double, start: Double, lower: Double, upper: Double, a: Double, b: Double, c: Double,
                        epsilon: Double) -> Double {
         var t = start, lower = lower, upper = upper

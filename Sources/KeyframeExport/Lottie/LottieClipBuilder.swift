@@ -70,10 +70,16 @@ struct LottieClipBuilder {
         } catch {
             throw ExportError(message: "clip \"\(clip.name)\": \(error)")
         }
-        let scene = RenderScene(document: document, library: library)
+        // Every frame's pose, sampled once: for the framing (the content's bounds when there is no stage) and for
+        // the layers; with the nodes when the document has filters, so every filter left out is reported.
+        let scene = RenderScene(sampler: sampler, library: library)
+        let filtered = LottieClipBuilder.hasFilters(document)
+        let poses = plans.enumerated().map { index, plan in
+            sampler.sample(clip: clip, time: plan.layers.first?.time ?? Frames(Double(index)), collectNodes: filtered)
+        }
         let framing: Framing
         do {
-            framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+            framing = try Framing.make(poses: poses, scene: scene, fit: .stage, size: nil).framing
         } catch {
             throw ExportError(message: "clip \"\(clip.name)\": \(error)")
         }
@@ -86,10 +92,9 @@ struct LottieClipBuilder {
         var frames: [[Sample]] = []
         var masks: [String: [[Sample]]] = [:]  // mask key → per frame, the mask's items
         var halves: [[String: Sample]] = []
-        let filtered = LottieClipBuilder.hasFilters(document)
         for (index, plan) in plans.enumerated() {
             let time = plan.layers.first?.time ?? Frames(Double(index))
-            let pose = sampler.sample(clip: clip, time: time, collectNodes: filtered)
+            let pose = poses[index]
             for node in pose.nodes where node.visible && !node.filters.isEmpty && node.content != .none {
                 context.dropFilters(node.filters, node: node.path)
             }

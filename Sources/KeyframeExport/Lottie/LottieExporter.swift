@@ -36,7 +36,8 @@ public struct LottieExporter: DocumentExporter {
         let clips = try LottieExporter.chosenClips(document, options: options)
         let library: AtlasLibrary
         do {
-            library = try AtlasLibrary(document: document, folder: assetsFolder)
+            // Pictures are cut from the atlases, never drawn: no reduced copies.
+            library = try AtlasLibrary(document: document, folder: assetsFolder, mipmaps: false)
         } catch {
             // The error names the image's file, or its field of the document.
             throw ExportError(message: "\(error)")
@@ -49,6 +50,7 @@ public struct LottieExporter: DocumentExporter {
         throws(ExportError) -> (result: ExportResult, reports: [String: LottieReport])
     {
         let sampler = PoseSampler(document: document)
+        let structureSampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
         let pictures = LottiePictureCache(encoding: PNGEncodingOptions(preset: options.pictures))
         let names = LottieNames(document: document)
         // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
@@ -56,7 +58,8 @@ public struct LottieExporter: DocumentExporter {
         let outputs = ClipWorkers.map(clips.count, jobs: options.jobs) { index in
             Result { () throws(ExportError) -> ClipOutput in
                 try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
-                                    sampler: sampler, pictures: pictures, names: names, pretty: options.prettyJSON)
+                                    sampler: sampler, structureSampler: structureSampler, pictures: pictures,
+                                    names: names, pretty: options.prettyJSON)
             }
         }
         var exported: [ExportedClip] = []
@@ -117,12 +120,14 @@ public struct LottieExporter: DocumentExporter {
     /// Builds one clip: the structured form, or the flattened one when the structure cannot carry the clip.
     /// `pretty`: the file indented (``ExportOptions/prettyJSON``) rather than on one line.
     static func exportClip(_ clip: Clip, document: Document, library: AtlasLibrary, settings: LottieExportSettings,
-                           sampler: PoseSampler, pictures: LottiePictureCache, names: LottieNames,
+                           sampler: PoseSampler, structureSampler: PoseSampler, pictures: LottiePictureCache,
+                           names: LottieNames,
                            pretty: Bool = false) throws(ExportError) -> ClipOutput {
         var output: LottieClipBuilder.Output
         do {
             var structure = LottieStructureBuilder(document: document, clip: clip, library: library,
-                                                   settings: settings, sampler: sampler, pictures: pictures,
+                                                   settings: settings, sampler: sampler,
+                                                   structureSampler: structureSampler, pictures: pictures,
                                                    names: names)
             let built = try structure.build()
             if let structured = built.output {

@@ -61,8 +61,7 @@ struct LottieStructureBuilder {
     private var usage: [String: Usage] = [:]
     private var clipKeyed: [String: Bool] = [:]
     private var bounds: [String: (x0: Double, y0: Double, x1: Double, y1: Double)?] = [:]
-    private var stateCache: [String: [Double: [Pose.NodeState?]]] = [:]
-    private var nodePaths: [String: [String: Int]] = [:]
+    private var stateCache: [String: [Double: [Pose.NodeValues?]]] = [:]
     private var sharedAssets: [String: String] = [:]  // composition + tint key → asset id
     private var assets: [JSONValue] = []
     private var images: LottieImageTable
@@ -81,8 +80,10 @@ struct LottieStructureBuilder {
     /// Margin around a precomp's content, in pixels.
     static let margin = 2.0
 
+    /// `sampler` samples `document`; `structureSampler` samples its ``CALayerTreeBuilder/samplingDocument(_:)``
+    /// (both shared by every clip of an export).
     init(document: Document, clip: Clip, library: AtlasLibrary, settings: LottieExportSettings, sampler: PoseSampler,
-         pictures: LottiePictureCache, names: LottieNames) {
+         structureSampler: PoseSampler, pictures: LottiePictureCache, names: LottieNames) {
         self.document = document
         self.clip = clip
         self.library = library
@@ -96,7 +97,7 @@ struct LottieStructureBuilder {
         var sprites: [String: Sprite] = [:]
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
-        structureSampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
+        self.structureSampler = structureSampler
         self.names = names
         images = LottieImageTable(document: document, library: library, cache: pictures, names: names)
         context = LottieClipBuilder.Context(settings: settings, clipName: clip.name)
@@ -121,7 +122,7 @@ struct LottieStructureBuilder {
     private mutating func buildStructure() throws -> LottieClipBuilder.Output {
         try checkSupported()
         let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate, selection: .all)
-        let scene = RenderScene(document: document, library: library)
+        let scene = RenderScene(sampler: sampler, library: library)
         let framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
         let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                             d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
@@ -281,24 +282,13 @@ struct LottieStructureBuilder {
 
     // MARK: Sampling
 
-    /// Node states of composition `id` at `local`, by node index (nil: not drawn), in the composition's space.
-    private mutating func states(_ id: String, local: Double) -> [Pose.NodeState?] {
+    /// Node transforms and colours of composition `id` at `local`, by node index (nil: not drawn), in the
+    /// composition's space: ``PoseSampler/nodeValues(composition:frame:)``, which evaluates nothing else (the values
+    /// a full sample reports for the composition's own nodes, bit for bit).
+    private mutating func states(_ id: String, local: Double) -> [Pose.NodeValues?] {
         if let known = stateCache[id]?[local] { return known }
-        let nodes = compositions[id]?.nodes ?? []
-        let paths: [String: Int]
-        if let known = nodePaths[id] {
-            paths = known
-        } else {
-            var made: [String: Int] = [:]
-            for (index, node) in nodes.enumerated() { made["\(id)/\(node.id)"] = index }
-            nodePaths[id] = made
-            paths = made
-        }
-        let pose = structureSampler.sample(composition: id, frame: Frames(local), collectNodes: true)
-        var result = [Pose.NodeState?](repeating: nil, count: nodes.count)
-        for state in pose.nodes {
-            if let index = paths[state.path] { result[index] = state }
-        }
+        var result = structureSampler.nodeValues(composition: id, frame: Frames(local))
+        if result.isEmpty { result = Array(repeating: nil, count: compositions[id]?.nodes.count ?? 0) }
         stateCache[id, default: [:]][local] = result
         return result
     }
@@ -444,7 +434,9 @@ struct LottieStructureBuilder {
         // Filters on what a node shows are left out, each reported once per node and kind.
         for (index, node) in nodes.enumerated() where node.tracks.filters != nil {
             for k in keys.indices where shown[index][k] != nil {
-                if let filters = keyStates[k][index]?.filters, !filters.isEmpty {
+                if keyStates[k][index] != nil, let filters = node.tracks.filters?.heldValue(at: Frames(keys[k].local)),
+                    !filters.isEmpty
+                {
                     context.dropFilters(filters, node: "\(path)/\(node.id)")
                 }
             }

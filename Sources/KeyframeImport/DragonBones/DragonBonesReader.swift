@@ -9,6 +9,8 @@ import KeyframeModel
 struct DragonBonesReader {
     /// Versions read directly; older data is up-converted first.
     static let directVersions: Set<String> = ["4.0", "4.5", "5.0", "5.5", "5.6"]
+    /// Frame members that carry an event (counted, not converted).
+    static let eventKeys = ["event", "sound", "action", "events", "actions"]
 
     /// The data's version text (`version`, a string or a number in 2.x files, else `compatibleVersion`).
     static func version(of root: JSONCursor) -> String? {
@@ -350,7 +352,7 @@ struct DragonBonesReader {
             }
             let converted = !plays.isEmpty && plays.count == all.count && Self.holdsOnlyPlays(frame)
             if !converted {
-                for key in ["event", "sound", "action", "events", "actions"] where frame.has(key) { events += 1 }
+                for key in Self.eventKeys where frame.has(key) { events += 1 }
             }
         }
         let playTimes = json.has("playTimes") ? try int(json, "playTimes", 1) : try int(json, "loop", 1)
@@ -407,7 +409,7 @@ struct DragonBonesReader {
                     }
                 }
             }
-            for key in ["event", "sound", "action", "events", "actions"] where frame.has(key) { events += 1 }
+            for key in Self.eventKeys where frame.has(key) { events += 1 }
             let duration = try number(frame, "duration", 1)
             guard duration >= 0, duration <= 100_000 else {
                 throw frame.error(at: "duration", "frame duration \(duration) is outside 0…100000")
@@ -448,6 +450,10 @@ struct DragonBonesReader {
     /// A number the runtime's way: absent, null or `"NaN"` → `fallback`; numeric strings and Booleans accepted (and
     /// recorded as lenient reads).
     private func number(_ json: JSONCursor, _ key: String, _ fallback: Double) throws(JSONSchemaError) -> Double {
+        // The common case, a finite number, without making a cursor for it.
+        if case .object(let members) = json.value, case .number(let value)? = members[key], value.isFinite {
+            return value
+        }
         guard let cursor = try json.optionalMember(key) else { return fallback }
         switch cursor.value {
         case .string(let text) where text == "NaN": return fallback

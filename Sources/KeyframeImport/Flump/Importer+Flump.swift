@@ -17,12 +17,8 @@ extension Importer {
             if head.range(of: "<resources", options: []) != nil { return name }
         }
         for name in names where name.lowercased().hasSuffix(".json") {
-            guard source.fileExists(name) else { continue }
-            let url = folder.appendingPathComponent(name)
-            guard let size = (try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? Int,
-                size <= 64 << 20, let data = FileManager.default.contents(atPath: url.path),
-                let value = try? JSONParser.parse([UInt8](data))
-            else { continue }
+            // Parsed once: the import finds it parsed (a DragonBones skeleton under another name, an atlas).
+            guard let value = source.peekJSON(name, limit: 64 << 20) else { continue }
             if value["movies"] != nil && (value["textureGroups"] != nil || value["atlases"] != nil) { return name }
         }
         return nil

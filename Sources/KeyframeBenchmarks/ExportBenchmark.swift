@@ -1,0 +1,213 @@
+import Foundation
+import KeyframeEngine
+import KeyframeExport
+import KeyframeImport
+import KeyframeModel
+import KeyframePNG
+import KeyframeRaster
+import KeyframeRender
+
+/// Measures exporting every clip of an export (in memory, pictures included) against converting the same export and
+/// against encoding the export's pictures alone, in the same run.
+///
+/// Per export, each repetition converts it (import, normalize) and exports the result; the fastest of each is kept,
+/// in wall and process CPU time. The **picture floor** is the time to PNG-encode the pictures the export writes
+/// (decoded from its output first, untimed), one after another on one thread with the export's preset: no exporter
+/// that writes them goes below it on one core. The goal (issue 27) is export ≤ 1.1 × (conversion + floor). Also
+/// reported, to say where the rest of an export's time goes: decoding the export's atlas images alone (what any
+/// exporter that cuts pictures from them pays besides), and sampling every clip's pose once at each of its frames
+/// (what any exporter that bakes per-frame values pays, and a conversion never does).
+///
+/// ```swift
+/// var configuration = ExportBenchmark.Configuration(format: .lottie)
+/// let results = try ExportBenchmark.run(folders: folders, configuration: configuration)
+/// print(ExportBenchmark.report(results, configuration: configuration))
+/// ```
+public enum ExportBenchmark {
+    /// What to measure.
+    public struct Configuration: Sendable {
+        /// The format to export.
+        public var format: ExportFormat
+        /// The export's options (profile, picture preset, jobs).
+        public var options = ExportOptions()
+        /// Repetitions per export; the fastest of each is kept.
+        public var repetitions = 5
+
+        public init(format: ExportFormat) { self.format = format }
+    }
+
+    /// One export's figures (seconds; the fastest run of each).
+    public struct Result: Sendable {
+        public var name: String
+        public var clips: Int
+        /// Bytes of every file the export produces.
+        public var outputBytes: Int
+        public var convert: BenchmarkClock.Span
+        public var export: BenchmarkClock.Span
+        /// Encoding the export's pictures alone, one thread (wall and thread CPU).
+        public var pictureFloor: Double
+        public var pictureFloorCPU: Double
+        /// How many distinct pictures that is.
+        public var pictures: Int
+        /// Decoding the document's atlas images alone, one thread (thread CPU).
+        public var atlasDecodeCPU: Double
+        /// Sampling every clip's pose at each of its frames once, one thread (thread CPU).
+        public var poseSamplingCPU: Double
+
+        /// Export over conversion (wall).
+        public var exportToConvert: Double { export.wall / convert.wall }
+        /// Export over conversion plus the picture floor (wall): the goal's ratio.
+        public var exportToFloor: Double { export.wall / (convert.wall + pictureFloor) }
+        /// The same in CPU time (all of the export's threads against the one-thread conversion and floor).
+        public var exportToFloorCPU: Double { export.processCPU / (convert.processCPU + pictureFloorCPU) }
+        /// Export CPU over conversion, picture floor, atlas decoding and pose sampling: what is left once the work
+        /// the goal's floor leaves out is counted.
+        public var exportToWorkCPU: Double {
+            export.processCPU / (convert.processCPU + pictureFloorCPU + atlasDecodeCPU + poseSamplingCPU)
+        }
+    }
+
+    /// Runs the benchmark over `folders`.
+    public static func run(folders: [URL], configuration: Configuration) throws(BenchmarkError) -> [Result] {
+        guard let exporter = Exporters.exporter(for: configuration.format) else {
+            throw BenchmarkError("export --to \(configuration.format.rawValue) is not available in this build")
+        }
+        var results: [Result] = []
+        for folder in folders {
+            do {
+                let assets = try Importer.detect(folder).folder
+                var convert = BenchmarkClock.Span.worst, export = BenchmarkClock.Span.worst
+                var clips = 0, bytes = 0
+                for _ in 0..<max(configuration.repetitions, 1) {
+                    let (document, converting) = try BenchmarkClock.measure { try Importer.importDocument(at: folder) }
+                    let (result, exporting) = try BenchmarkClock.measure {
+                        try exporter.export(document, assetsFolder: assets, options: configuration.options)
+                    }
+                    convert = convert.fastest(converting)
+                    export = export.fastest(exporting)
+                    clips = result.clips.count
+                    bytes = result.clips.reduce(0) { total, clip in
+                        total + clip.main.bytes.count + clip.companions.reduce(0) { $0 + $1.bytes.count }
+                    }
+                }
+                let (floor, pictures) = try pictureFloor(folder, exporter: exporter, configuration: configuration)
+                let decode = try atlasDecodeTime(folder, repetitions: configuration.repetitions)
+                let sampling = try poseSamplingTime(folder, repetitions: configuration.repetitions)
+                results.append(Result(name: folder.lastPathComponent, clips: clips, outputBytes: bytes, convert: convert,
+                                      export: export, pictureFloor: floor.wall, pictureFloorCPU: floor.threadCPU,
+                                      pictures: pictures, atlasDecodeCPU: decode, poseSamplingCPU: sampling))
+            } catch let error as BenchmarkError {
+                throw error
+            } catch {
+                throw BenchmarkError("\(folder.path): \(error)")
+            }
+        }
+        return results
+    }
+
+    /// The pictures an export of `folder` encodes — a Lottie export's `images/` files (exported with images in a
+    /// folder to get them as files), a Core Animation export's baked tints (its atlas copies are the input's bytes,
+    /// not encoded) — decoded, then encoded one after another on one thread with the export's preset; the fastest of
+    /// the repetitions, and how many distinct pictures there are.
+    static func pictureFloor(_ folder: URL, exporter: any DocumentExporter, configuration: Configuration) throws
+        -> (span: BenchmarkClock.Span, pictures: Int)
+    {
+        var options = configuration.options
+        options.lottie.images = .folder
+        let document = try Importer.importDocument(at: folder)
+        let assets = try Importer.detect(folder).folder
+        let result = try exporter.export(document, assetsFolder: assets, options: options)
+        // The input's own image files, which an exporter copies rather than encodes.
+        var inputFiles: Set<[UInt8]> = []
+        for image in document.assets.images {
+            if let bytes = FileManager.default.contents(atPath: assets.appendingPathComponent(image.path).path) {
+                inputFiles.insert(Array(bytes))
+            }
+        }
+        var seen: Set<String> = []
+        var bitmaps: [Bitmap] = []
+        for clip in result.clips {
+            for file in clip.companions where seen.insert(file.relativePath).inserted && !inputFiles.contains(file.bytes) {
+                bitmaps.append(try PNGDecoder().decode(file.bytes))
+            }
+        }
+        var best = BenchmarkClock.Span.worst
+        var encoder = PNGEncoder(options: PNGEncodingOptions(preset: configuration.options.pictures))
+        for _ in 0..<max(configuration.repetitions, 1) {
+            best = best.fastest(try BenchmarkClock.measure { for bitmap in bitmaps { _ = try encoder.encode(bitmap) } }.span)
+        }
+        return (best, bitmaps.count)
+    }
+
+    /// The thread CPU time to decode the atlas images of the export in `folder`, the fastest of `repetitions`.
+    static func atlasDecodeTime(_ folder: URL, repetitions: Int) throws -> Double {
+        let document = try Importer.importDocument(at: folder)
+        let assets = try Importer.detect(folder).folder
+        var best = Double.infinity
+        for _ in 0..<max(repetitions, 1) {
+            best = min(best, try BenchmarkClock.measure {
+                _ = try AtlasLibrary(document: document, folder: assets, mipmaps: false)
+            }.span.threadCPU)
+        }
+        return best
+    }
+
+    /// The thread CPU time to sample every clip of the export in `folder` once at each of its frames (one sampler,
+    /// one thread), the fastest of `repetitions`.
+    static func poseSamplingTime(_ folder: URL, repetitions: Int) throws -> Double {
+        let document = try Importer.importDocument(at: folder)
+        let sampler = PoseSampler(document: document)
+        var best = Double.infinity
+        for _ in 0..<max(repetitions, 1) {
+            // The sprite count is returned so that no sample can be left out as unused.
+            best = min(best, BenchmarkClock.measure {
+                var items = 0
+                for clip in document.clips {
+                    for frame in 0..<max(Int(clip.duration.value.rounded(.up)), 1) {
+                        items += sampler.sample(clip: clip, time: Frames(Double(frame))).items.count
+                    }
+                }
+                return items
+            }.span.threadCPU)
+        }
+        return best
+    }
+
+    /// A table of the results with totals (ratios of the totals).
+    public static func report(_ results: [Result], configuration: Configuration) -> String {
+        let jobs = configuration.options.jobs.map { "\($0) job\($0 == 1 ? "" : "s")" } ?? "all cores"
+        var lines = ["export, \(configuration.format.rawValue), \(configuration.options.pictures.rawValue) pictures: "
+                     + "best of \(max(configuration.repetitions, 1)), \(jobs); goal: export ≤ 1.1 × (convert + png)"]
+        lines.append("name".padding(toLength: 40, withPad: " ", startingAt: 0)
+                     + " clips  convert ms  export ms  png ms  pics  ÷convert  ÷(convert+png)"
+                     + "  │ CPU: convert  export   png  ÷(convert+png)  decode  sample  ÷(all)  output KB")
+        func line(_ name: String, clips: String, wall: (Double, Double, Double), cpu: (Double, Double, Double),
+                  decode: Double, sample: Double, pictures: String, bytes: String) -> String {
+            let (convert, export, png) = wall
+            return name.padding(toLength: 40, withPad: " ", startingAt: 0)
+                + clips + String(format: "  %10.2f  %9.2f  %6.1f", convert * 1e3, export * 1e3, png * 1e3)
+                + pictures + String(format: "  %7.2f×  %13.2f×  │ %12.1f %7.1f %5.1f  %13.2f×", export / convert,
+                                    export / (convert + png), cpu.0 * 1e3, cpu.1 * 1e3, cpu.2 * 1e3,
+                                    cpu.1 / (cpu.0 + cpu.2))
+                + String(format: "  %6.1f  %6.1f  %5.2f×", decode * 1e3, sample * 1e3,
+                         cpu.1 / (cpu.0 + cpu.2 + decode + sample)) + bytes
+        }
+        for r in results {
+            lines.append(line(r.name, clips: String(format: " %5d", r.clips),
+                              wall: (r.convert.wall, r.export.wall, r.pictureFloor),
+                              cpu: (r.convert.processCPU, r.export.processCPU, r.pictureFloorCPU),
+                              decode: r.atlasDecodeCPU, sample: r.poseSamplingCPU, pictures: String(format: "  %4d", r.pictures),
+                              bytes: String(format: "  %9.1f", Double(r.outputBytes) / 1024)))
+        }
+        func sum(_ value: (Result) -> Double) -> Double { results.reduce(0) { $0 + value($1) } }
+        lines.append(line("total", clips: "      ",
+                          wall: (sum { $0.convert.wall }, sum { $0.export.wall }, sum(\.pictureFloor)),
+                          cpu: (sum { $0.convert.processCPU }, sum { $0.export.processCPU }, sum(\.pictureFloorCPU)),
+                          decode: sum(\.atlasDecodeCPU), sample: sum(\.poseSamplingCPU), pictures: String(format: "  %4d", results.reduce(0) { $0 + $1.pictures }), bytes: ""))
+        lines.append("png: encoding the export's distinct pictures alone (the same preset, one thread) — a floor no "
+                     + "export that writes them goes below on one core; decode: the export's atlas images decoded alone; "
+                     + "sample: every clip's pose sampled once at each of its frames; ÷(all): export CPU ÷ (convert + "
+                     + "png + decode + sample); CPU: process CPU time (the export's: all its threads), fastest run of each")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
