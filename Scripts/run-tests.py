@@ -8,7 +8,7 @@ fixtures, so they run one after another in one process, as XCTest runs them). Cl
 the durations of the last run, on N workers (default: the number of cores). Each process's output is kept; a unit
 that fails, crashes or exceeds its time limit has its whole output printed. At the end: the failures, the skipped
 tests with their reasons, the ten slowest tests and the totals. Exit status 1 when any test failed or any process
-ended abnormally, else 0.
+ended abnormally, else 0. Each process runs with a temporary folder of its own as `$TMPDIR`, removed when it ends.
 
 Durations of every run are written to .build/keyframe-test-times.json and order the next run's units; a clean
 checkout orders by Tests/test-times.json, the committed durations of a full run (`--save-times` refreshes it).
@@ -21,8 +21,10 @@ import argparse
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 
@@ -97,15 +99,21 @@ class Results:
 def run_unit(bundle, members, results, whole_class):
     spec = members[0].split("/")[0] if whole_class else ",".join(members)
     started = time.monotonic()
+    # Each process gets a temporary folder of its own as $TMPDIR, removed when it ends: whatever its tests (or the
+    # tools they start) leave there, a crash or time-out included, does not pile up across runs.
+    temporary = tempfile.mkdtemp(prefix="keyframe-tests-")
+    environment = dict(os.environ, TMPDIR=temporary)
     try:
         proc = subprocess.run([bundle, spec], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                              timeout=UNIT_TIMEOUT_SECONDS)
+                              timeout=UNIT_TIMEOUT_SECONDS, env=environment)
         output = proc.stdout.decode("utf-8", "replace")
         status = proc.returncode
     except subprocess.TimeoutExpired as expired:
         output = (expired.stdout or b"").decode("utf-8", "replace")
         output += "\nrun-tests: stopped after %d s\n" % UNIT_TIMEOUT_SECONDS
         status = None
+    finally:
+        shutil.rmtree(temporary, ignore_errors=True)
     seen, failed_here, running = set(), False, None
     reasons = {}
     for line in output.splitlines():
