@@ -102,6 +102,7 @@ def run_unit(bundle, members, results, whole_class):
     # Each process gets a temporary folder of its own as $TMPDIR, removed when it ends: whatever its tests (or the
     # tools they start) leave there, a crash or time-out included, does not pile up across runs.
     temporary = tempfile.mkdtemp(prefix="keyframe-tests-")
+    os.chmod(temporary, 0o711)  # other users may pass through, as through /tmp (a test runs keyframe as `nobody`)
     environment = dict(os.environ, TMPDIR=temporary)
     try:
         proc = subprocess.run([bundle, spec], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
