@@ -89,14 +89,14 @@ public enum FrameEncodingBenchmark {
                     zlibWall: Double.infinity)
         for repetition in 0..<max(1, repetitions) {
             let timeFast = {
-                let took = try Took.measure { for frame in frames { _ = try fast.encode(frame) } }
-                best.fastCPU = min(best.fastCPU, took.cpu)
-                best.fastWall = min(best.fastWall, took.wall)
+                let took = try BenchmarkClock.measure { for frame in frames { _ = try fast.encode(frame) } }
+                best.fastCPU = min(best.fastCPU, took.span.threadCPU)
+                best.fastWall = min(best.fastWall, took.span.wall)
             }
             let timeZlib = {
-                let took = try Took.measure { for frame in frames { _ = try zlib.encode(frame) } }
-                best.zlibCPU = min(best.zlibCPU, took.cpu)
-                best.zlibWall = min(best.zlibWall, took.wall)
+                let took = try BenchmarkClock.measure { for frame in frames { _ = try zlib.encode(frame) } }
+                best.zlibCPU = min(best.zlibCPU, took.span.threadCPU)
+                best.zlibWall = min(best.zlibWall, took.span.wall)
             }
             if repetition % 2 == 0 {
                 try timeFast()
@@ -161,28 +161,5 @@ public enum FrameEncodingBenchmark {
             lines.append(line("all (frame-weighted)", total))
         }
         return lines.joined(separator: "\n") + "\n"
-    }
-}
-
-/// Wall-clock and thread CPU time of a piece of work run on the calling thread, in seconds.
-struct Took {
-    var wall: Double
-    var cpu: Double
-
-    static func measure(_ body: () throws -> Void) rethrows -> Took {
-        let clock = ContinuousClock()
-        let cpu = threadCPUSeconds()
-        let start = clock.now
-        try body()
-        let elapsed = clock.now - start
-        return Took(wall: Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18,
-                    cpu: threadCPUSeconds() - cpu)
-    }
-
-    /// CPU time of the calling thread (user + system).
-    static func threadCPUSeconds() -> Double {
-        var spec = timespec()
-        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &spec)
-        return Double(spec.tv_sec) + Double(spec.tv_nsec) * 1e-9
     }
 }

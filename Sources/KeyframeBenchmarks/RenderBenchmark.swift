@@ -120,15 +120,15 @@ public enum RenderBenchmark {
             throw RenderError(.output(path: error.path, reason: error.reason))
         }
         let fileName: @Sendable (FramePlan) -> String = { "f\($0.number).png" }
-        func run(jobs: Int, reuse: Bool) throws(RenderError) -> (Took, Int) {
+        func run(jobs: Int, reuse: Bool) throws(RenderError) -> (BenchmarkClock.Span, Int) {
             var results: [BatchRenderer.Result] = []
             var failure: RenderError?
-            let took = Took.measure {
+            let took = BenchmarkClock.measure {
                 do throws(RenderError) {
                     results = try BatchRenderer(scenes: [scene], framing: framing, png: c.png, jobs: jobs,
                                                 reusesIdenticalFrames: reuse).run(plans, into: folder, fileName: fileName)
                 } catch { failure = error }
-            }
+            }.span
             if let failure { throw failure }
             return (took, results.filter(\.reused).count)
         }
@@ -136,24 +136,24 @@ public enum RenderBenchmark {
             // Sampling alone.
             var poses: [Pose] = []
             poses.reserveCapacity(plans.count)
-            let sampling = Took.measure {
+            let sampling = BenchmarkClock.measure {
                 for plan in plans { poses.append(plan.layers[0].pose(in: scene)) }
-            }
-            best.sample = min(best.sample, sampling.cpu)
+            }.span
+            best.sample = min(best.sample, sampling.threadCPU)
             items = poses.reduce(0) { $0 + $1.items.count }
 
             // Rasterizing alone, then the encoder alone on the very same frame.
             var raster = 0.0, encode = 0.0
             for pose in poses {
-                var start = Took.threadCPUSeconds()
+                var start = BenchmarkClock.threadCPU()
                 renderer.renderReusingBuffer(pose, library: scene.library, framing: framing, background: .transparent,
                                              into: &frame)
-                let drawn = Took.threadCPUSeconds()
+                let drawn = BenchmarkClock.threadCPU()
                 raster += drawn - start
                 do { _ = try encoder.encode(frame) } catch {
                     throw RenderError(.output(path: "(memory)", reason: error.message))
                 }
-                start = Took.threadCPUSeconds()
+                start = BenchmarkClock.threadCPU()
                 encode += start - drawn
             }
             best.raster = min(best.raster, raster)
@@ -162,10 +162,10 @@ public enum RenderBenchmark {
             // The whole pipeline, one worker (on this thread), with and without reusing the bytes of equal frames,
             // then several workers.
             let (endToEnd, reusedFrames) = try run(jobs: 1, reuse: true)
-            best.endToEnd = min(best.endToEnd, endToEnd.cpu)
+            best.endToEnd = min(best.endToEnd, endToEnd.threadCPU)
             best.endToEndWall = min(best.endToEndWall, endToEnd.wall)
             reused = reusedFrames
-            best.withoutReuse = min(best.withoutReuse, try run(jobs: 1, reuse: false).0.cpu)
+            best.withoutReuse = min(best.withoutReuse, try run(jobs: 1, reuse: false).0.threadCPU)
             best.parallel = min(best.parallel, try run(jobs: c.jobs, reuse: true).0.wall)
         }
         let n = Double(plans.count)
