@@ -81,11 +81,13 @@ let package = Package(
             ]),
 
         // `keyframe bench` and the Lottie race (Benchmarks/): measurements with baselines taken in the same run. Not a
-        // product: the libraries ship only what they are for.
+        // product, and its folder (Sources/Benchmarks) is apart from the library targets': the libraries ship only
+        // what they are for.
         .target(name: "KeyframeBenchmarks",
                 dependencies: ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
                                "KeyframePNG", "KeyframeRender", "KeyframeFiles", "KeyframeExport", "KeyframeBatch",
-                               "KeyframePreview"]),
+                               "KeyframePreview"],
+                path: "Sources/Benchmarks"),
 
         // SwiftPM build-tool plugin: converts exports in a target's folder into bundled resources.
         .plugin(name: "KeyframeAssets", capability: .buildTool(), dependencies: ["keyframe"]),

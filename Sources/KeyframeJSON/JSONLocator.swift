@@ -248,19 +248,6 @@ private struct Scanner {
 
     /// The 1-based line and column (in Unicode scalars) of `offset`.
     func lineAndColumn(of offset: Int) -> (line: Int, column: Int) {
-        var line = 1
-        var column = 1
-        var position = start
-        while position < offset {
-            let byte = bytes[position]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-            position += 1
-        }
-        return (line, column)
+        JSONSyntaxError.lineAndColumn(in: bytes, from: start, to: offset)
     }
 }

@@ -336,20 +336,8 @@ private struct Reader {
     }
 
     func error(_ message: String) -> JSONSyntaxError {
-        var line = 1
-        var column = 1
-        var position = start
         let end = min(index, bytes.count)
-        while position < end {
-            let byte = bytes[position]
-            if byte == 0x0A {
-                line += 1
-                column = 1
-            } else if byte & 0xC0 != 0x80 {
-                column += 1
-            }
-            position += 1
-        }
+        let (line, column) = JSONSyntaxError.lineAndColumn(in: bytes, from: start, to: end)
         return JSONSyntaxError(message: message, line: line, column: column, offset: end - start)
     }
 }

@@ -18,3 +18,26 @@ public struct JSONSyntaxError: Error, Sendable, CustomStringConvertible, Equatab
 
     public var description: String { "line \(line), column \(column): \(message)" }
 }
+
+extension JSONSyntaxError {
+    /// The 1-based line and column (in Unicode scalars) of byte `offset` of JSON text whose first byte after a
+    /// byte-order mark is at `start`: how the parser's errors and ``JSONLocator`` both count positions.
+    static func lineAndColumn(in bytes: UnsafeBufferPointer<UInt8>, from start: Int, to offset: Int)
+        -> (line: Int, column: Int)
+    {
+        var line = 1
+        var column = 1
+        var position = start
+        while position < offset {
+            let byte = bytes[position]
+            if byte == 0x0A {
+                line += 1
+                column = 1
+            } else if byte & 0xC0 != 0x80 {
+                column += 1
+            }
+            position += 1
+        }
+        return (line, column)
+    }
+}
