@@ -85,6 +85,22 @@ public struct JSONCursor: Sendable {
         return cursors
     }
 
+    /// The elements of an array of finite numbers, read without a cursor per element (meshes and curves hold
+    /// thousands); an element that is not one is an error at its index, as ``number()`` words it.
+    public func numbers() throws(JSONSchemaError) -> [Double] {
+        guard case .array(let elements) = value else { throw error("expected an array, found \(value.typeName)") }
+        var result: [Double] = []
+        result.reserveCapacity(elements.count)
+        for (index, element) in elements.enumerated() {
+            if case .number(let number) = element, number.isFinite {
+                result.append(number)
+            } else {
+                result.append(try cursor(element, at: path.appending(index)).number())
+            }
+        }
+        return result
+    }
+
     /// A finite number.
     public func number() throws(JSONSchemaError) -> Double {
         guard case .number(let number) = value else { throw error("expected a number, found \(value.typeName)") }

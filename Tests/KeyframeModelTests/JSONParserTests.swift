@@ -84,4 +84,21 @@ final class JSONParserTests: XCTestCase {
             XCTAssertEqual("\(error)", #"L[0]: missing required key "DU" or "duration""#)
         }
     }
+
+    /// `numbers()` reads an array of numbers as the element cursors would, and names the element that is not one.
+    func testNumberArraysReadLikeTheirElementsAndNameTheFirstBadOne() throws {
+        let cursor = JSONCursor(try JSONParser.parse(#"{"v": [1, -2.5, 1e3], "w": [0, "1"], "x": 3, "y": [0, 1e400]}"#))
+        XCTAssertEqual(try cursor.member("v").numbers(),
+                       try cursor.member("v").array().map { (c) throws(JSONSchemaError) in try c.number() })
+        XCTAssertEqual(try cursor.member("v").numbers(), [1, -2.5, 1000])
+        XCTAssertThrowsError(try cursor.member("w").numbers()) { error in
+            XCTAssertEqual("\(error)", "w[1]: expected a number, found string")
+        }
+        XCTAssertThrowsError(try cursor.member("x").numbers()) { error in
+            XCTAssertEqual("\(error)", "x: expected an array, found number")
+        }
+        XCTAssertThrowsError(try cursor.member("y").numbers()) { error in
+            XCTAssertTrue("\(error)".hasPrefix("y[1]: "), "\(error)")
+        }
+    }
 }

@@ -150,11 +150,11 @@ struct DragonBonesReader {
         }
         if type == "mesh" && share == nil {
             func numbers(_ key: String) throws(JSONSchemaError) -> [Double] {
-                try json.member(key).array().map { (c) throws(JSONSchemaError) in try c.number() }
+                try json.member(key).numbers()
             }
             func optionalNumbers(_ key: String) throws(JSONSchemaError) -> [Double]? {
                 guard let cursor = try json.optionalMember(key) else { return nil }
-                return try cursor.array().map { (c) throws(JSONSchemaError) in try c.number() }
+                return try cursor.numbers()
             }
             let triangles = try json.member("triangles").array().map { (c) throws(JSONSchemaError) in try c.integer() }
             mesh = DragonBonesWire.Mesh(
@@ -319,7 +319,7 @@ struct DragonBonesReader {
                 let list = try frames(cursor, "frame", tweened: true, events: &events) {
                     (f) throws(JSONSchemaError) in
                     let vertices = try f.optionalMember("vertices").map { (c) throws(JSONSchemaError) in
-                        try c.array().map { (v) throws(JSONSchemaError) in try v.number() }
+                        try c.numbers()
                     }
                     return (offset: try int(f, "offset", 0), vertices: vertices ?? [])
                 }
@@ -397,7 +397,7 @@ struct DragonBonesReader {
             var tween = DragonBonesWire.Tween.none
             if tweened {
                 if let curve = try frame.optionalMember("curve") {
-                    tween = .curve(try curve.array().map { (c) throws(JSONSchemaError) in try c.number() })
+                    tween = .curve(try curve.numbers())
                 } else if let easing = frame.value["tweenEasing"] {
                     switch easing {
                     case .number(let value) where value.isFinite: tween = .easing(value)

@@ -294,7 +294,7 @@ struct DragonBonesUpconverter {
                 }
                 var tween = DragonBonesWire.Tween.none
                 if let curve = try frame.optionalMember("curve") {
-                    tween = .curve(try curve.array().map { (c) throws(JSONSchemaError) in try c.number() })
+                    tween = .curve(try curve.numbers())
                 } else if let easing = try frame.optionalMember("tweenEasing") {
                     if case .number(let value) = easing.value { tween = .easing(value) }
                 } else if autoTween {

@@ -213,6 +213,13 @@ struct FlumpJSONReader {
 
     /// A two-number array such as `loc`, `scale`, `skew`, `pivot` or `origin`, when present.
     private static func pair(_ cursor: JSONCursor, _ key: String) throws(JSONSchemaError) -> Vector2? {
+        // The common case read straight from the values, without a cursor (and path) per element; anything else
+        // takes the checked way below, which names what is wrong.
+        if case .array(let values)? = cursor.value[key], values.count == 2, case .number(let x) = values[0],
+            case .number(let y) = values[1], x.isFinite, y.isFinite
+        {
+            return Vector2(x: x, y: y)
+        }
         guard let member = try cursor.optionalMember(key) else { return nil }
         let values = try member.array()
         guard values.count == 2 else { throw member.error("expected two numbers [x, y], found \(values.count) values") }
