@@ -42,8 +42,9 @@ check:
 	KEYFRAME_OPTIMIZE_PIXELS=1 $(SWIFT) build --build-tests
 	@Scripts/run-tests.py --tier check $(TEST_ARGS)
 
-# Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against JSON parsers and the runtimes,
-# the engine against plain interpolation, rendering against libpng encoding alone.
+# Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against JSON parsers and the
+# official runtimes, the engine against plain interpolation, rendering against encoding alone, batch against a bare
+# conversion loop.
 bench: deps
 	$(SWIFT) build -c release --product keyframe
 	"$$($(SWIFT) build -c release --show-bin-path)/keyframe" bench convert
