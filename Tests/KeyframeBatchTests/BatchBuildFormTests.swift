@@ -22,23 +22,7 @@ final class BatchBuildFormTests: XCTestCase {
     private func copy(_ name: String, to path: String, file: String? = nil, _ find: String = "", _ replace: String = "")
         throws -> String
     {
-        let folder = work.appendingPathComponent(path)
-        try FileManager.default.createDirectory(at: folder.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent("Samples/\(name)"), to: folder)
-        guard let file else { return "" }
-        let url = folder.appendingPathComponent(file)
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let range = try XCTUnwrap(text.range(of: find), "\(find) in \(file)")
-        let edited = text.replacingCharacters(in: range, with: replace)
-        try Data(edited.utf8).write(to: url)
-        return edited
-    }
-
-    /// `line:column` of the first `marker` in `text`.
-    private func place(of marker: String, in text: String) throws -> String {
-        let before = text[..<(try XCTUnwrap(text.range(of: marker))).lowerBound]
-        let lineStart = before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex
-        return "\(before.filter { $0 == "\n" }.count + 1):\(before[lineStart...].unicodeScalars.count + 1)"
+        try SampleEdit.copy(name, to: work.appendingPathComponent(path), file: file, find, replace)
     }
 
     func testEveryProblemIsOneLineNamedThroughTheRootAsGiven() throws {
@@ -50,11 +34,11 @@ final class BatchBuildFormTests: XCTestCase {
         XCTAssertEqual(build.status, 1)
         let lines = build.stderr.split(separator: "\n").map(String.init)
         XCTAssertEqual(lines.count, 3, build.stderr)
-        XCTAssert(lines.contains("assets/characters/hopbot/library.json:\(try place(of: "{\"id\"", in: library)): error: "
+        XCTAssert(lines.contains("assets/characters/hopbot/library.json:\(try SampleEdit.place(of: "{\"id\"", in: library)): error: "
                                  + "at movies[0]: missing required key \"layers\""), build.stderr)
         XCTAssert(lines.contains { $0.hasPrefix("assets/walker/Animation.json:") && $0.contains(": error: invalid JSON: ") },
                   build.stderr)
-        XCTAssert(lines.contains("assets/waver/library.json:\(try place(of: "\"24\"", in: waver)): warning: "
+        XCTAssert(lines.contains("assets/waver/library.json:\(try SampleEdit.place(of: "\"24\"", in: waver)): warning: "
                                  + "[number-as-string] a number written as a string was read leniently (\"24\" as 24) (at frameRate)"),
                   build.stderr)
         XCTAssert(build.stdout.hasPrefix("keyframe batch: 4 exports: 2 converted, 0 up to date, 2 failed"), build.stdout)

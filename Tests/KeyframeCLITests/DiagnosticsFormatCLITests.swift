@@ -18,21 +18,7 @@ final class DiagnosticsFormatCLITests: XCTestCase {
 
     /// A copy of the sample `name` at `root/folder` with `find` replaced by `replace` in `file`.
     private func broken(_ name: String, as folder: String, file: String, _ find: String, _ replace: String) throws -> String {
-        let copy = root.appendingPathComponent(folder)
-        try FileManager.default.copyItem(at: TestPaths.packageRoot.appendingPathComponent("Samples/\(name)"), to: copy)
-        let url = copy.appendingPathComponent(file)
-        let text = try String(contentsOf: url, encoding: .utf8)
-        let range = try XCTUnwrap(text.range(of: find), "\(find) in \(file)")
-        let edited = text.replacingCharacters(in: range, with: replace)
-        try Data(edited.utf8).write(to: url)
-        return edited
-    }
-
-    /// `line:column` (1-based, columns in characters) of the first `marker` in `text`.
-    private func place(of marker: String, in text: String) throws -> String {
-        let before = text[..<(try XCTUnwrap(text.range(of: marker))).lowerBound]
-        let lineStart = before.lastIndex(of: "\n").map { before.index(after: $0) } ?? before.startIndex
-        return "\(before.filter { $0 == "\n" }.count + 1):\(before[lineStart...].unicodeScalars.count + 1)"
+        try SampleEdit.copy(name, to: root.appendingPathComponent(folder), file: file, find, replace)
     }
 
     private func run(_ arguments: [String]) throws -> CLIRun {
@@ -44,7 +30,7 @@ final class DiagnosticsFormatCLITests: XCTestCase {
         let animation = try broken("animate-walker", as: "walker", file: "Animation.json", "\"DU\":24", "\"DU\":24,,")
         let syntax = try run(["convert", "walker", "--diagnostics-format", "build"])
         XCTAssertEqual(syntax.status, 1)
-        let at = try place(of: ",,", in: animation)
+        let at = try SampleEdit.place(of: ",,", in: animation)
         let column = Int(at.split(separator: ":")[1])! + 1
         XCTAssert(syntax.stderr.hasPrefix("walker/Animation.json:\(at.split(separator: ":")[0]):\(column): error: invalid JSON: "),
                   syntax.stderr)
@@ -58,13 +44,13 @@ final class DiagnosticsFormatCLITests: XCTestCase {
         let library = try broken("flump-hopbot", as: "hopbot", file: "library.json", "\"layers\"", "\"layerz\"")
         let schema = try run(["convert", "./hopbot/", "--diagnostics-format", "build"])
         XCTAssertEqual(schema.status, 1)
-        XCTAssertEqual(schema.stderr, "./hopbot/library.json:\(try place(of: "{\"id\"", in: library)): error: at movies[0]: "
+        XCTAssertEqual(schema.stderr, "./hopbot/library.json:\(try SampleEdit.place(of: "{\"id\"", in: library)): error: at movies[0]: "
                        + "missing required key \"layers\"\n")
     }
 
     func testWarningsAndStrictFailuresNameTheValue() throws {
         let library = try broken("flump-hopbot", as: "hopbot", file: "library.json", "\"frameRate\":24", "\"frameRate\":\"24\"")
-        let at = try place(of: "\"24\"", in: library)
+        let at = try SampleEdit.place(of: "\"24\"", in: library)
         let warned = try run(["convert", "hopbot", "-o", "out.json", "--diagnostics-format", "build"])
         XCTAssertEqual(warned.status, 0, warned.stderr)
         XCTAssertEqual(warned.stderr, "hopbot/library.json:\(at): warning: [number-as-string] a number written as a "

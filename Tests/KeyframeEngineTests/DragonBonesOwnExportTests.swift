@@ -37,6 +37,13 @@ final class DragonBonesOwnExportTests: XCTestCase {
         try check("db2.3-turns")
     }
 
+    /// `check(name)`, then the export compared frame by frame with its runtime golden, child armatures included.
+    private func checkedGolden(_ name: String) throws -> DragonBonesGoldenTests.Maxima {
+        try check(name)
+        return try DragonBonesGoldenTests.compare(Self.folder.appendingPathComponent("\(name)/golden"),
+                                                  skeleton: Self.folder.appendingPathComponent("\(name)/export"))
+    }
+
     /// Which animation a child armature plays (DragonBonesJS 5.7): every child shown when the parent's animation
     /// starts plays its animation of the same name (`talk`, `walk`), fading into it when it has one (`walk` fades
     /// over 0.25 s: its first frame is held, then it plays, also across the parent's loop); a child shown later
@@ -44,10 +51,7 @@ final class DragonBonesOwnExportTests: XCTestCase {
     /// (`blink`) or the slot's (`nod`) decide; a slot frame's action (`nod` at 10) and a bone frame's action (`talk`
     /// at 8, on the slot of that bone) restart it, one frame in (the runtime advances the child in that tick).
     func testChildArmaturesPlayWhatTheRuntimePlays() throws {
-        try check("db5.5-child-armatures")
-        let maxima = try DragonBonesGoldenTests.compare(
-            Self.folder.appendingPathComponent("db5.5-child-armatures/golden"),
-            skeleton: Self.folder.appendingPathComponent("db5.5-child-armatures/export"))
+        let maxima = try checkedGolden("db5.5-child-armatures")
         XCTAssertGreaterThan(maxima.childFrames, 200, "\(maxima)")
     }
 
@@ -56,10 +60,7 @@ final class DragonBonesOwnExportTests: XCTestCase {
     /// (`idle`; 3.0 data has no default action), and a timeline frame's `action` plays `blink` in the slot of that
     /// timeline's name.
     func testChildArmaturesOfLegacyDataPlayWhatTheRuntimePlays() throws {
-        try check("db3.0-child-armatures")
-        let maxima = try DragonBonesGoldenTests.compare(
-            Self.folder.appendingPathComponent("db3.0-child-armatures/golden"),
-            skeleton: Self.folder.appendingPathComponent("db3.0-child-armatures/export"))
+        let maxima = try checkedGolden("db3.0-child-armatures")
         XCTAssertGreaterThan(maxima.childFrames, 50, "\(maxima)")
     }
 
@@ -67,10 +68,7 @@ final class DragonBonesOwnExportTests: XCTestCase {
     /// was sampled at the parent's 24 fps, and each of its frames is compared at the same moment in seconds (2.5
     /// document frames per runtime frame), the child armature included.
     func testArmaturesAtTheirOwnRatesAreComparedInSeconds() throws {
-        try check("db5.5-armature-rates")
-        let maxima = try DragonBonesGoldenTests.compare(
-            Self.folder.appendingPathComponent("db5.5-armature-rates/golden"),
-            skeleton: Self.folder.appendingPathComponent("db5.5-armature-rates/export"))
+        let maxima = try checkedGolden("db5.5-armature-rates")
         XCTAssertEqual(maxima.childFrames, 49 + 25, "\(maxima)")
     }
 
