@@ -46,7 +46,9 @@ struct FilterLayout {
         for index in items.indices {
             let inner = items[index].inGroup?.group
             if inner == group || inner == nil {
-                if let rect = Framing.bounds(of: items[index...index], library: library, view: view) { plain.add(rect) }
+                if let rect = FrameRenderer.drawnBounds(of: items[index...index], library: library, view: view) {
+                    plain.add(rect)
+                }
                 continue
             }
             let rect = FrameRenderer.deviceBounds(of: items[index...index], library: library, view: view)

@@ -259,14 +259,14 @@ public struct FrameRenderer: Sendable {
 
     /// The whole-pixel rectangle, in device space, that `items` can touch (empty when they draw nothing).
     static func deviceBounds(of items: ArraySlice<Pose.Item>, library: AtlasLibrary, view: Affine) -> PixelRect {
-        guard let rect = Framing.bounds(of: items, library: library, view: view) else {
+        guard let rect = drawnBounds(of: items, library: library, view: view) else {
             return PixelRect(x: 0, y: 0, width: 0, height: 0)
         }
         return wholePixels(rect)
     }
 
-    /// `rect` rounded out to whole pixels with one pixel of margin (for the reduced-atlas rounding and anti-aliased
-    /// edges), clamped on both sides (and NaN to the lower limit), so far-away or broken geometry cannot trap.
+    /// `rect` rounded out to whole pixels with one pixel of margin (for anti-aliased edges), clamped on both sides
+    /// (and NaN to the lower limit), so far-away or broken geometry cannot trap.
     static func wholePixels(_ rect: Rect) -> PixelRect {
         let limit = Double(Int32.max / 2)
         func whole(_ value: Double) -> Int { Int(min(limit, max(-limit, value))) }
@@ -305,22 +305,52 @@ public struct FrameRenderer: Sendable {
             rasterizer.drawTriangles(image, region: sprite.region, vertices: vertices, textureCoordinates: texture,
                                      indices: mesh.triangles, paint: paint, into: &target)
         } else {
-            let transform = view.concatenating(Affine(item.transform)).concatenating(sprite.regionToUpright)
-            let (level, _) = FrameRenderer.mipmapLevel(for: transform, available: library.mipmaps[sprite.image].count)
-            if level == 0 {
-                rasterizer.draw(image, region: sprite.region, transform: transform, paint: paint, into: &target)
-            } else {
-                // The region at the reduced level, rounded out to whole texels, and the map from its local space
-                // back to the full-size region's: p = 2^L·q + (x₀·2^L − x).
-                let r = sprite.region, step = 1 << level
-                let x0 = r.x >> level, y0 = r.y >> level
-                let x1 = (r.x + r.width + step - 1) >> level, y1 = (r.y + r.height + step - 1) >> level
-                let scale = Double(step)
-                let toFull = Affine(a: scale, b: 0, c: 0, d: scale, tx: Double(x0 * step - r.x), ty: Double(y0 * step - r.y))
-                rasterizer.draw(library.mipmaps[sprite.image][level - 1],
-                                region: PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0),
-                                transform: transform.concatenating(toFull), paint: paint, into: &target)
+            let quad = FrameRenderer.quad(of: item, sprite: sprite, library: library, view: view)
+            rasterizer.draw(quad.level == 0 ? image : library.mipmaps[sprite.image][quad.level - 1],
+                            region: quad.region, transform: quad.transform, paint: paint, into: &target)
+        }
+    }
+
+    /// How a sprite item is drawn: from which reduced copy of its atlas (`level` 0: the atlas itself), the region
+    /// of that copy, and the map from the region's local space to device pixels. The quad the rasterizer fills is
+    /// the region's rectangle through `transform`; ``drawnBounds(of:library:view:)`` measures the same quad, so what
+    /// a frame clears, and the offscreen layers masks and filters get, hold every pixel drawn.
+    static func quad(of item: Pose.Item, sprite: AtlasLibrary.ResolvedSprite, library: AtlasLibrary, view: Affine)
+        -> (level: Int, region: PixelRect, transform: Affine)
+    {
+        let transform = view.concatenating(Affine(item.transform)).concatenating(sprite.regionToUpright)
+        let (level, _) = FrameRenderer.mipmapLevel(for: transform, available: library.mipmaps[sprite.image].count)
+        guard level > 0 else { return (0, sprite.region, transform) }
+        // The region at the reduced level, rounded out to whole texels, and the map from its local space back to the
+        // full-size region's: p = 2^L·q + (x₀·2^L − x). The rounding widens the quad by up to 2^L − 1 atlas pixels
+        // on a side, more than a device pixel along an axis scaled more than the average.
+        let r = sprite.region, step = 1 << level
+        let x0 = r.x >> level, y0 = r.y >> level
+        let x1 = (r.x + r.width + step - 1) >> level, y1 = (r.y + r.height + step - 1) >> level
+        let scale = Double(step)
+        let toFull = Affine(a: scale, b: 0, c: 0, d: scale, tx: Double(x0 * step - r.x), ty: Double(y0 * step - r.y))
+        return (level, PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0), transform.concatenating(toFull))
+    }
+
+    /// The device-space bounds of what `items` draw, or `nil` when they draw nothing: mesh vertices, and the four
+    /// corners of the quad each sprite is filled as (``quad(of:sprite:library:view:)``).
+    static func drawnBounds(of items: ArraySlice<Pose.Item>, library: AtlasLibrary, view: Affine) -> Rect? {
+        var box = BoundingBox()
+        for item in items {
+            if let mesh = item.mesh {
+                for p in mesh.positions {
+                    let d = view.apply(SIMD2(p.x, p.y))
+                    box.add(d.x, d.y)
+                }
+            } else if let sprite = library.sprite(item.sprite) {
+                let quad = FrameRenderer.quad(of: item, sprite: sprite, library: library, view: view)
+                let w = Double(quad.region.width), h = Double(quad.region.height)
+                for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
+                    let d = quad.transform.apply(SIMD2(x, y))
+                    box.add(d.x, d.y)
+                }
             }
         }
+        return box.rect
     }
 }
