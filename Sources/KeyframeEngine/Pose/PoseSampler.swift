@@ -34,15 +34,17 @@ public struct PoseSampler: Sendable {
         }
         self.compositions = compositions
         self.indices = indices
-        var structures: [String: Structure] = [:]
-        for (id, composition) in compositions { structures[id] = Structure(composition, indices: indices[id] ?? [:]) }
-        self.structures = structures
         var sprites: [String: Sprite] = [:]
         for sprite in document.assets.sprites where sprites[sprite.id] == nil { sprites[sprite.id] = sprite }
         self.sprites = sprites
         var meshes: [String: MeshGeometry] = [:]
         for mesh in document.assets.meshes where meshes[mesh.id] == nil { meshes[mesh.id] = mesh }
         self.meshes = meshes
+        var structures: [String: Structure] = [:]
+        for (id, composition) in compositions {
+            structures[id] = Structure(composition, indices: indices[id] ?? [:], meshes: meshes)
+        }
+        self.structures = structures
     }
 
     /// The pose of `clip` at `time` frames after its start (clamped to the clip's range).
@@ -155,15 +157,30 @@ public struct PoseSampler: Sendable {
         let skeleton: SkeletonSolver.Plan?
         /// The indices of the nodes of kind `bone` (whose world transforms weighted meshes read), in node order.
         let boneNodes: [Int]
+        /// For each weighted mesh the composition's nodes show: each influence's bone node index
+        /// (``MeshPlacement/influenceBones(of:boneIndex:)``; the last bone node of an id, as a lookup by id found it).
+        let meshBones: [String: [Int]]
         /// Whether any node has a draw-order track.
         let hasDrawOrder: Bool
 
         static let missingParent = -1
 
-        init(_ composition: Composition, indices: [String: Int]) {
+        init(_ composition: Composition, indices: [String: Int], meshes: [String: MeshGeometry]) {
             let nodes = composition.nodes
             skeleton = SkeletonSolver.isNeeded(for: composition) ? SkeletonSolver.Plan(composition, indices: indices) : nil
             boneNodes = nodes.indices.filter { nodes[$0].kind == .bone }
+            var boneIndex: [String: Int] = [:]
+            for index in boneNodes { boneIndex[nodes[index].id] = index }
+            var meshBones: [String: [Int]] = [:]
+            for node in nodes {
+                for keyframe in node.tracks.content?.keyframes ?? [] {
+                    guard case .mesh(let id) = keyframe.value, meshBones[id] == nil, let mesh = meshes[id],
+                        mesh.weights != nil
+                    else { continue }
+                    meshBones[id] = MeshPlacement.influenceBones(of: mesh, boneIndex: boneIndex)
+                }
+            }
+            self.meshBones = meshBones
             hasDrawOrder = nodes.contains { $0.tracks.drawOrder != nil }
             parents = nodes.map { node in node.parent.map { indices[$0] ?? Structure.missingParent } }
             var ancestors: [[Int]] = []
@@ -206,12 +223,13 @@ public struct PoseSampler: Sendable {
         var maskIndex: [Int: Int] = [:]  // node index of a mask → index in pose.masks
         // Skeletons: bones placed by their inheritance flags and IK, and bone world transforms for weighted meshes.
         let skeleton = structure.skeleton.map { SkeletonSolver.solve(composition, plan: $0, at: frame) }
-        var bones: [String: Matrix2D] = [:]
-        if !meshes.isEmpty {
+        var bones: [Matrix2D?] = []
+        if !structure.meshBones.isEmpty {
+            bones = Array(repeating: nil, count: nodes.count)
             for index in structure.boneNodes {
-                bones[nodes[index].id] = resolve(index, in: composition, structure, at: frame,
-                                         parentDefault: (transform, color, blend), states: &states,
-                                         skeleton: skeleton)?.transform
+                bones[index] = resolve(index, in: composition, structure, at: frame,
+                                       parentDefault: (transform, color, blend), states: &states,
+                                       skeleton: skeleton)?.transform
             }
         }
 
@@ -238,14 +256,15 @@ public struct PoseSampler: Sendable {
             guard state.visible else { continue }
             emitContent(of: nodeIndex, state: state, masks: itemMasks, composition: composition, frame: frame,
                         local: local, elapsed: elapsed, playhead: playhead, linear: linear, path: path, depth: depth, into: &pose,
-                        context: &context, bones: bones)
+                        context: &context, bones: bones, meshBones: structure.meshBones)
         }
     }
 
     /// Emits what node `index` shows (its content) in the state resolved for it.
     private func emitContent(of index: Int, state: NodeFrame, masks: [Int], composition: Composition, frame: Frames,
                              local: Double, elapsed: Double, playhead: Playhead, linear: Bool, path: String, depth: Int,
-                             into pose: inout Pose, context: inout Context, bones: [String: Matrix2D] = [:]) {
+                             into pose: inout Pose, context: inout Context, bones: [Matrix2D?] = [],
+                             meshBones: [String: [Int]] = [:]) {
         // The node is read through the array (not `let node = …`), which would copy it.
         let nodes = composition.nodes
         guard let held = nodes[index].tracks.content?.heldKeyframe(at: frame) else {
@@ -285,7 +304,9 @@ public struct PoseSampler: Sendable {
                                         masks: masks, path: "\(path)/\(nodes[index].id)", inGroup: member))
         case .mesh(let id):
             guard let mesh = meshes[id], sprites[mesh.sprite] != nil else { break }
-            let positions = MeshPlacement.positions(mesh, node: state.transform, bones: bones,
+            let positions = MeshPlacement.positions(mesh, node: state.transform,
+                                                    bones: MeshPlacement.Bones(transforms: bones,
+                                                                               influenceBones: meshBones[id] ?? []),
                                                     deform: nodes[index].tracks.deform?.value(at: frame))
             pose.items.append(Pose.Item(sprite: mesh.sprite, transform: state.transform, color: color,
                                         blendMode: blend, masks: masks, path: "\(path)/\(nodes[index].id)",
