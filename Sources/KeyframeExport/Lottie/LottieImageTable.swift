@@ -110,10 +110,10 @@ struct LottieImageTable {
             if let first = failures.first { throw first }
         }
         var renames: [String: String] = [:]
-        var byBytes: [[UInt8]: String] = [:]
+        var byBytes: [LottiePictureCache.PNGBytes: String] = [:]
         for key in requests {
             guard let picture = cache.picture(key), let id = ids[key] else { continue }
-            if let first = byBytes[picture.png] {
+            if let first = byBytes[picture.bytes] {
                 if first != id {
                     renames[id] = first
                     ids[key] = first
@@ -121,7 +121,7 @@ struct LottieImageTable {
                 }
                 continue
             }
-            byBytes[picture.png] = id
+            byBytes[picture.bytes] = id
             byID[id] = (Entry(id: id, width: picture.width, height: picture.height), picture.png)
             order.append(id)
         }
