@@ -47,14 +47,14 @@ public struct JSONCursor: Sendable {
     /// The required member `key`.
     public func member(_ key: String) throws(JSONSchemaError) -> JSONCursor {
         let members = try object()
-        guard let child = members[key] else { throw error("missing required key \"\(key)\"") }
+        guard let child = JSONValue.member(key, of: members) else { throw error("missing required key \"\(key)\"") }
         return cursor(child, at: path.appending(key))
     }
 
     /// The member `key` when present and not null.
     public func optionalMember(_ key: String) throws(JSONSchemaError) -> JSONCursor? {
         let members = try object()
-        guard let child = members[key], child != .null else { return nil }
+        guard let child = JSONValue.member(key, of: members), child != .null else { return nil }
         return cursor(child, at: path.appending(key))
     }
 
@@ -69,7 +69,9 @@ public struct JSONCursor: Sendable {
     public func optionalMember(anyOf keys: [String]) throws(JSONSchemaError) -> JSONCursor? {
         let members = try object()
         for key in keys {
-            if let child = members[key], child != .null { return cursor(child, at: path.appending(key)) }
+            if let child = JSONValue.member(key, of: members), child != .null {
+                return cursor(child, at: path.appending(key))
+            }
         }
         return nil
     }

@@ -13,7 +13,19 @@ public enum JSONValue: Sendable, Hashable {
     /// The member named `key` when this is an object, otherwise `nil`.
     @inlinable
     public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return members[key] }
+        if case .object(let members) = self { return JSONValue.member(key, of: members) }
+        return nil
+    }
+
+    /// Objects with at most this many members are searched key by key rather than hashed (most objects of the
+    /// formats read are this small, and comparing a few short keys costs less than hashing one).
+    public static let scannedObjectSize = 8
+
+    /// `members[key]`, by comparing keys in a small object (the same `==` the dictionary uses).
+    @inlinable
+    public static func member(_ key: String, of members: [String: JSONValue]) -> JSONValue? {
+        guard members.count <= scannedObjectSize else { return members[key] }
+        for member in members where member.key == key { return member.value }
         return nil
     }
 

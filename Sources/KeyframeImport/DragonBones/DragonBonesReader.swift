@@ -450,9 +450,13 @@ struct DragonBonesReader {
     /// A number the runtime's way: absent, null or `"NaN"` → `fallback`; numeric strings and Booleans accepted (and
     /// recorded as lenient reads).
     private func number(_ json: JSONCursor, _ key: String, _ fallback: Double) throws(JSONSchemaError) -> Double {
-        // The common case, a finite number, without making a cursor for it.
-        if case .object(let members) = json.value, case .number(let value)? = members[key], value.isFinite {
-            return value
+        // The common cases, a finite number or no member, without making a cursor.
+        if case .object(let members) = json.value {
+            switch JSONValue.member(key, of: members) {
+            case .number(let value)? where value.isFinite: return value
+            case nil, .null?: return fallback
+            default: break
+            }
         }
         guard let cursor = try json.optionalMember(key) else { return fallback }
         switch cursor.value {
