@@ -115,25 +115,25 @@ struct Output {
         }
         // A permutation of the dictionary's own positions, sorted by key: insertion sort for the small objects
         // most files are made of, the standard library's sort for large ones.
+        // Keys and values are read through the dictionary's views, so that comparing keys never copies a value.
+        let keys = members.keys
         var order = Array(members.indices)
         if order.count > 24 {
-            order.sort { precedes(members[$0].key, members[$1].key) }
+            order.sort { precedes(keys[$0], keys[$1]) }
         } else {
             for i in 1..<order.count {
                 let index = order[i]
-                let key = members[index].key
+                let key = keys[index]
                 var j = i
-                while j > 0 && precedes(key, members[order[j - 1]].key) {
+                while j > 0 && precedes(key, keys[order[j - 1]]) {
                     order[j] = order[j - 1]
                     j -= 1
                 }
                 order[j] = index
             }
         }
-        for index in order {
-            let member = members[index]
-            body(member.key, member.value)
-        }
+        let values = members.values
+        for index in order { body(keys[index], values[index]) }
     }
 
     /// Whether `a`'s UTF-8 bytes sort before `b`'s (a prefix first).
