@@ -38,4 +38,32 @@ final class PoseSamplerNodeValuesTests: XCTestCase {
         XCTAssertGreaterThan(compared, 100)
         XCTAssertEqual(PoseSampler(document: try Importer.importDocument(at: folders[0])).nodeValues(composition: "no such", frame: Frames(0)), [])
     }
+
+    /// `sampleWithRootValues` (what the Lottie exporter samples when it frames a clip on its content): the pose of
+    /// `sample(clip:time:)`, and the root composition's `nodeValues` at the frame shown, from one evaluation.
+    func testSampleWithRootValuesIsBothEvaluations() throws {
+        var folders = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot.appendingPathComponent("Samples").path)
+            .sorted().filter { $0 != "scripts" && $0 != "README.md" }
+            .map { TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent($0) }
+        for family in ["dragonbones", "flump"] { folders += (try? TestPaths.corpus(family)) ?? [] }
+        folders += ((try? TestPaths.corpus("animate_atlas")) ?? []).filter { $0.lastPathComponent.contains("mask") }
+        var compared = 0
+        for folder in folders {
+            let document = try Importer.importDocument(at: folder)
+            let sampler = PoseSampler(document: document)
+            for clip in document.clips {
+                let length = max(Int(clip.duration.value.rounded(.up)), 1)
+                // Whole and half frames, and times before the start and past the end (clamped alike).
+                for time in stride(from: 0.0, to: Double(length), by: max(Double(length) / 9, 1)) + [-2, Double(length) - 0.5, Double(length) + 3] {
+                    let both = sampler.sampleWithRootValues(clip: clip, time: Frames(time))
+                    let local = clip.start.value + min(max(time, 0), max(clip.duration.value - 1e-9, 0))
+                    let label = "\(folder.lastPathComponent) \(clip.name) at \(time)"
+                    XCTAssertEqual(both.rootValues, sampler.nodeValues(composition: clip.composition, frame: Frames(local)), label)
+                    XCTAssertEqual(both.pose, sampler.sample(clip: clip, time: Frames(time)), label)
+                    compared += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(compared, 300)
+    }
 }

@@ -111,6 +111,22 @@ public struct PoseSampler: Sendable {
         return result
     }
 
+    /// The pose of `clip` at `time` (as ``sample(clip:time:collectNodes:)``) and the values of the clip's root
+    /// composition's own nodes there — what ``nodeValues(composition:frame:)`` returns for the root at the same local
+    /// frame — from one evaluation (an exporter that needs both per frame does the work once).
+    public func sampleWithRootValues(clip: Clip, time: Frames) -> (pose: Pose, rootValues: [Pose.NodeValues?]) {
+        let t = min(max(time.value, 0), max(clip.duration.value - 1e-9, 0))
+        var pose = Pose()
+        var context = Context(collectNodes: false)
+        context.collectsRootValues = true
+        emit(compositionID: clip.composition, local: clip.start.value + t, elapsed: t,
+             playhead: Playhead(unwrapped: clip.start.value + t, range: clip.start.value,
+                                clip.start.value + clip.duration.value),
+             linear: true, transform: .identity, color: .identity, blend: .normal, masks: [], path: clip.composition,
+             depth: 0, into: &pose, context: &context)
+        return (pose, context.rootValues ?? [])
+    }
+
     /// Where a timeline's playhead runs (§4.7): its time without wraps or holds, and the range `lo ..< hi` it stays
     /// in (a clip's range for the root; the whole timeline for a nested one).
     struct Playhead {
@@ -135,6 +151,9 @@ public struct PoseSampler: Sendable {
 
     private struct Context {
         var collectNodes: Bool
+        /// Whether the root composition's node values are kept (``sampleWithRootValues(clip:time:)``).
+        var collectsRootValues = false
+        var rootValues: [Pose.NodeValues?]? = nil
         /// Whether filtered nodes become filter groups (not while collecting mask shapes: a mask's coverage is its
         /// shapes' own).
         var groupsFilters = true
@@ -257,6 +276,16 @@ public struct PoseSampler: Sendable {
             emitContent(of: nodeIndex, state: state, masks: itemMasks, composition: composition, frame: frame,
                         local: local, elapsed: elapsed, playhead: playhead, linear: linear, path: path, depth: depth, into: &pose,
                         context: &context, bones: bones, meshBones: structure.meshBones)
+        }
+        if depth == 0 && context.collectsRootValues {
+            // Every node was resolved above, in draw order; `nodeValues(composition:frame:)` reports the same.
+            var values = [Pose.NodeValues?](repeating: nil, count: nodes.count)
+            for index in nodes.indices where !structure.underMask[index] {
+                if let state = states[index], state.visible {
+                    values[index] = Pose.NodeValues(transform: state.transform, color: state.color)
+                }
+            }
+            context.rootValues = values
         }
     }
 

@@ -123,7 +123,30 @@ struct LottieStructureBuilder {
         try checkSupported()
         let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate, selection: .all)
         let scene = RenderScene(sampler: sampler, library: library)
-        let framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+        let framing: Framing
+        if let stage = document.stage, stage.width > 0, stage.height > 0 {
+            framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+        } else {
+            // Framed on the content: every frame's pose is sampled for its bounds, and the same evaluation gives the
+            // root composition's node values at that frame (the clip has no masks, so the sampling document's are
+            // the same), which the emission below reads rather than evaluating them again.
+            var poses: [Pose] = []
+            poses.reserveCapacity(plans.count)
+            for plan in plans {
+                for layer in plan.layers where layer.scene == 0 {
+                    guard layer.playback == nil, layer.clip == clip else {
+                        poses.append(layer.pose(in: scene))
+                        continue
+                    }
+                    let sampled = sampler.sampleWithRootValues(clip: clip, time: layer.time)
+                    poses.append(sampled.pose)
+                    // The local frame the sampler showed (its clamp), which the keys below name.
+                    let local = clip.start.value + min(max(layer.time.value, 0), max(clip.duration.value - 1e-9, 0))
+                    if !sampled.rootValues.isEmpty { stateCache[clip.composition, default: [:]][local] = sampled.rootValues }
+                }
+            }
+            framing = try Framing.make(poses: poses, scene: scene, fit: .stage, size: nil).framing
+        }
         let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                             d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
         let times = plans.enumerated().map { index, plan in (plan.layers.first?.time ?? Frames(Double(index))).value }
