@@ -348,9 +348,21 @@ struct DragonBonesNormalizer {
                 warn("ik-timeline-not-converted", "IK weight/bend timelines are not converted", animation.path.appending("ik"))
             }
         }
+        // Each bone's and slot's timeline, the first of its name (looked up by name once, not searched per node).
+        var boneTimelines: [String: Int] = [:]
+        var slotTimelines: [String: Int] = [:]
+        if let animation {
+            for (index, timeline) in animation.bones.enumerated() where boneTimelines[timeline.name] == nil {
+                boneTimelines[timeline.name] = index
+            }
+            for (index, timeline) in animation.slots.enumerated() where slotTimelines[timeline.name] == nil {
+                slotTimelines[timeline.name] = index
+            }
+        }
         var nodes: [Node] = []
+        nodes.reserveCapacity(skeleton.bones.count + skeleton.slots.count)
         for bone in skeleton.bones {
-            let timeline = animation?.bones.first { $0.name == bone.name }
+            let timeline = animation.flatMap { animation in boneTimelines[bone.name].map { animation.bones[$0] } }
             var node = Node(id: Self.boneID(bone.name), name: bone.name, kind: .bone,
                             parent: bone.parent.flatMap { $0.isEmpty ? nil : Self.boneID($0) })
             node.tracks = try boneTracks(bone, timeline: timeline, timing: timing)
@@ -362,7 +374,9 @@ struct DragonBonesNormalizer {
         let drawOrders = animation.flatMap { zOrderTracks($0, slotCount: skeleton.slots.count, timing: timing) }
         for (slotIndex, slot) in skeleton.slots.enumerated() {
             var node = Node(id: Self.slotID(slot.name), name: slot.name, kind: .slot, parent: Self.boneID(slot.parent))
-            node.tracks = try slotTracks(slot, armature: armature, skeleton: skeleton, animation: animation, timing: timing)
+            let timeline = animation.flatMap { animation in slotTimelines[slot.name].map { animation.slots[$0] } }
+            node.tracks = try slotTracks(slot, armature: armature, skeleton: skeleton, animation: animation,
+                                         timeline: timeline, timing: timing)
             if let drawOrders { node.tracks.drawOrder = drawOrders[slotIndex] }
             nodes.append(node)
         }
@@ -638,9 +652,9 @@ struct DragonBonesNormalizer {
 
     private mutating func slotTracks(_ slot: DragonBonesWire.Slot, armature: DragonBonesWire.Armature,
                                      skeleton: Skeleton, animation: DragonBonesWire.Animation?,
+                                     timeline: DragonBonesWire.SlotTimeline?,
                                      timing: Timing) throws(ImportError) -> NodeTracks {
         let displays = skeleton.displays[slot.name] ?? []
-        let timeline = animation?.slots.first { $0.name == slot.name }
         var displayKeys: [(start: Int, index: Int, play: String?)] = [(0, slot.displayIndex, nil)]
         let shifted = timeline.map { DragonBonesTimelineBaker.isShifted(scale: $0.scale, offset: $0.offset) } ?? false
             || timing.repeats > 1
