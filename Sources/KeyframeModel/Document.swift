@@ -158,13 +158,14 @@ extension Document {
         guard compositionIDs.count == compositions.count else { throw fail("compositions", "duplicate composition id") }
         guard compositionIDs.contains(root) else { throw fail("root", "unknown composition \"\(root)\"") }
         for (cIndex, composition) in compositions.enumerated() {
-            let base = "compositions[\(cIndex)]"
             guard composition.duration.value >= 0, composition.duration.value.isFinite else {
-                throw fail("\(base).duration", "must be a non-negative number")
+                throw fail("compositions[\(cIndex)].duration", "must be a non-negative number")
             }
             var seen = Set<String>()
+            seen.reserveCapacity(composition.nodes.count)
             for (nIndex, node) in composition.nodes.enumerated() {
-                let nodePath = "\(base).nodes[\(nIndex)]"
+                // Named only when something is wrong (a valid document formats no path).
+                var nodePath: String { "compositions[\(cIndex)].nodes[\(nIndex)]" }
                 if let parent = node.parent, !seen.contains(parent) {
                     throw fail("\(nodePath).parent", "parent \"\(parent)\" is not an earlier node of \(composition.id)")
                 }
@@ -186,7 +187,7 @@ extension Document {
                 }
             }
         }
-        for (cIndex, composition) in compositions.enumerated() {
+        for (cIndex, composition) in compositions.enumerated() where !composition.ik.isEmpty {
             let boneIDs = Set(composition.nodes.filter { $0.kind == .bone }.map(\.id))
             for (index, constraint) in composition.ik.enumerated() {
                 for (key, id) in [("bone", constraint.bone), ("target", constraint.target)] where !boneIDs.contains(id) {
