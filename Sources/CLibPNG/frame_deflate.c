@@ -522,58 +522,77 @@ static void write_block(kf_frame_deflate *d, int final) {
         put_bits(d, clen_code[s] | (uint32_t)rle_extra[i] << clen_length[s], clen_length[s] + rle_extra_bits[s]);
     }
 
-    /* Codes and their lengths in one word each (length << 16 | code); a length symbol's word also carries its base
-     * and extra bits, a distance's too. */
+    /* Codes and their lengths in one word each (length << 16 | code). */
     uint32_t literal_word[256];
-    for (unsigned s = 0; s < 256; s++) literal_word[s] = (uint32_t)litlen_length[s] << 16 | litlen_code[s];
+    unsigned longest = 0;
+    for (unsigned s = 0; s < 256; s++) {
+        literal_word[s] = (uint32_t)litlen_length[s] << 16 | litlen_code[s];
+        if (litlen_length[s] > longest) longest = litlen_length[s];
+    }
     const uint8_t *literal = d->literals;
     uint64_t bits = d->bits;
     unsigned bit_count = d->bit_count;
     uint8_t *out = d->out + d->out_count;
+    /* The whole bytes of `bits` are stored and dropped, leaving at most 7 bits pending: after each flush the word has
+     * room for 56 more bits (four literals of at most 14 bits, three of 15, or a match: 15 + 5 + 15 + 13 bits). No
+     * branch depends on the data. */
 #define KF_FLUSH()                                                                                                 \
-    if (bit_count >= 32) {                                                                                         \
-        KF_STORE64(out, bits);                                                                                     \
-        out += 4;                                                                                                  \
-        bits >>= 32;                                                                                               \
-        bit_count -= 32;                                                                                           \
-    }
-#define KF_PUT(word)                                                                                               \
     do {                                                                                                           \
-        uint32_t word_ = (word);                                                                                   \
-        bits |= (uint64_t)(word_ & 0xFFFF) << bit_count;                                                           \
-        bit_count += word_ >> 16;                                                                                  \
+        KF_STORE64(out, bits);                                                                                     \
+        out += bit_count >> 3;                                                                                     \
+        bits >>= bit_count & 56;                                                                                   \
+        bit_count &= 7;                                                                                            \
     } while (0)
+    /* The code of two literals (their words w0, w1) as one, and its length. */
+#define KF_PAIR(w0, w1) ((uint64_t)((w0) & 0xFFFF) | (uint64_t)((w1) & 0xFFFF) << ((w0) >> 16))
+#define KF_PAIR_LENGTH(w0, w1) (((w0) >> 16) + ((w1) >> 16))
+    KF_FLUSH();
+    const int four = longest <= 14;
     for (size_t q = 0; q <= d->sequence_count; q++) {
         /* The sequences, then the literals after the last one. */
         const int last = q == d->sequence_count;
         size_t count = last ? d->open_literals : d->sequences[q].literals;
-        size_t k = 0;
-        for (; k + 2 <= count; k += 2) {
-            KF_PUT(literal_word[literal[0]]);
-            KF_PUT(literal_word[literal[1]]);
-            literal += 2;
+        const uint8_t *literals_end = literal + count;
+        if (four) {
+            for (; literals_end - literal >= 4; literal += 4) {
+                uint32_t w0 = literal_word[literal[0]], w1 = literal_word[literal[1]];
+                uint32_t w2 = literal_word[literal[2]], w3 = literal_word[literal[3]];
+                unsigned low = KF_PAIR_LENGTH(w0, w1);
+                bits |= (KF_PAIR(w0, w1) | KF_PAIR(w2, w3) << low) << bit_count;
+                bit_count += low + KF_PAIR_LENGTH(w2, w3);
+                KF_FLUSH();
+            }
+        }
+        for (; literals_end - literal >= 3; literal += 3) {
+            uint32_t w0 = literal_word[literal[0]], w1 = literal_word[literal[1]], w2 = literal_word[literal[2]];
+            unsigned low = KF_PAIR_LENGTH(w0, w1);
+            bits |= (KF_PAIR(w0, w1) | (uint64_t)(w2 & 0xFFFF) << low) << bit_count;
+            bit_count += low + (w2 >> 16);
             KF_FLUSH();
         }
-        if (k < count) {
-            KF_PUT(literal_word[*literal++]);
-            KF_FLUSH();
+        for (; literal < literals_end; literal++) {
+            uint32_t w = literal_word[*literal];
+            bits |= (uint64_t)(w & 0xFFFF) << bit_count;
+            bit_count += w >> 16;
         }
+        KF_FLUSH();
         if (last) break;
         unsigned length = d->sequences[q].length;
         if (length == 0) continue;
         unsigned dist = d->sequences[q].dist;
         unsigned ls = length_symbol(length - 3), ds = dist_symbol(dist);
-        bits |= (uint64_t)(litlen_code[257 + ls] | (uint32_t)(length - length_base[ls]) << litlen_length[257 + ls])
-            << bit_count;
-        bit_count += litlen_length[257 + ls] + length_extra[ls];
-        KF_FLUSH();
-        bits |= (uint64_t)(dist_code[ds] | (uint32_t)(dist - dist_base[ds]) << dist_length[ds]) << bit_count;
-        bit_count += dist_length[ds] + dist_extra[ds];
+        unsigned length_bits = litlen_length[257 + ls] + length_extra[ls];
+        uint64_t match = (uint64_t)(litlen_code[257 + ls] | (uint32_t)(length - length_base[ls]) << litlen_length[257 + ls])
+            | (uint64_t)(dist_code[ds] | (uint32_t)(dist - dist_base[ds]) << dist_length[ds]) << length_bits;
+        bits |= match << bit_count;
+        bit_count += length_bits + dist_length[ds] + dist_extra[ds];
         KF_FLUSH();
     }
-    KF_PUT((uint32_t)litlen_length[END_OF_BLOCK] << 16 | litlen_code[END_OF_BLOCK]);
+    bits |= (uint64_t)litlen_code[END_OF_BLOCK] << bit_count;
+    bit_count += litlen_length[END_OF_BLOCK];
     KF_FLUSH();
-#undef KF_PUT
+#undef KF_PAIR_LENGTH
+#undef KF_PAIR
 #undef KF_FLUSH
     d->out_count = (size_t)(out - d->out);
     d->bits = bits;
