@@ -83,6 +83,15 @@ static void kf_write_bytes(png_structp png, png_bytep data, size_t length) {
 
 static void kf_flush_bytes(png_structp png) { (void)png; }
 
+/* KF_PNG_VECTORS_* as the frame compressor's KF_VECTORS_* limit. */
+static int kf_vector_limit(int vectors) {
+    switch (vectors) {
+    case KF_PNG_VECTORS_NONE: return KF_VECTORS_NONE;
+    case KF_PNG_VECTORS_SSE2: return KF_VECTORS_SSE2;
+    default: return KF_VECTORS_AVX2;
+    }
+}
+
 /*
  * Reciprocals for unpremultiplying: reciprocal[a] = ceil(2^24 / a). For a premultiplied channel
  * c <= a, n = c * 255 + a / 2 is below 255.5 * a, and (n * reciprocal[a]) >> 24 equals n / a
@@ -220,7 +229,8 @@ int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
             if (deflate == NULL) png_error(png, "out of memory");
             out->workspace = deflate;
         }
-        if (kf_frame_deflate_begin(deflate, channels * (size_t)width, (unsigned)channels, options->filters)) {
+        if (kf_frame_deflate_begin(deflate, channels * (size_t)width, (unsigned)channels, options->filters,
+                                   kf_vector_limit(options->vectors))) {
             png_error(png, "out of memory");
         }
         for (uint32_t y = 0; y < height; y++) {
