@@ -23,22 +23,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
-#include <immintrin.h>
-#define KF_X86 1
-/* A function using AVX2, called only when the CPU has it. */
-#define KF_AVX2 __attribute__((target("avx2")))
-#else
-#define KF_X86 0
-#endif
+#include "vectors.h"
 
-int kf_frame_vectors_available(void) {
-#if KF_X86
-    return __builtin_cpu_supports("avx2") ? KF_VECTORS_AVX2 : KF_VECTORS_SSE2;
-#else
-    return KF_VECTORS_NONE;
-#endif
-}
 
 /* Bytes of zeros kept before and after every row buffer, so that vector loads may run past either end. */
 #define PAD 64
@@ -208,8 +194,7 @@ int kf_frame_deflate_begin(kf_frame_deflate *d, size_t row_bytes, unsigned bpp, 
     }
     d->row_bytes = row_bytes;
     d->bpp = bpp;
-    int available = kf_frame_vectors_available();
-    d->vectors = vectors < available ? vectors : available;
+    d->vectors = kf_vectors(vectors);
     d->filters = filters & (BIT_NONE | BIT_SUB | BIT_UP | BIT_AVG | BIT_PAETH);
     if (d->filters == 0) d->filters = BIT_NONE;
     clear_block(d);

@@ -26,13 +26,8 @@ typedef struct kf_frame_deflate kf_frame_deflate;
 kf_frame_deflate *kf_frame_deflate_create(void);
 void kf_frame_deflate_free(kf_frame_deflate *deflate);
 
-/* Vector instructions the compressor may use. Every path computes the same bytes; the choice only changes the speed. */
-enum { KF_VECTORS_NONE = 0, KF_VECTORS_SSE2 = 1, KF_VECTORS_AVX2 = 2 };
-
-/* The widest vector instructions this CPU runs (SSE2 on every x86-64, none elsewhere). */
-int kf_frame_vectors_available(void);
-
-/* Starts an image, using at most the `vectors` instructions (KF_VECTORS_*; more than the CPU has: what it has).
+/* Starts an image, using at most the `vectors` instructions (vectors.h's KF_VECTORS_*; more than the CPU has: what
+ * it has; the bytes are the same with any).
  * Returns 0, or nonzero when out of memory. */
 int kf_frame_deflate_begin(kf_frame_deflate *deflate, size_t row_bytes, unsigned bpp, int filters, int vectors);
 
