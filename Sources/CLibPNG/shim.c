@@ -180,8 +180,14 @@ int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
         if (kf_frame_deflate_begin(deflate, channels * (size_t)width, (unsigned)channels, options->filters, vectors)) {
             png_error(png, "out of memory");
         }
+        const size_t row_bytes = channels * (size_t)width;
         for (uint32_t y = 0; y < height; y++) {
             const uint8_t *row = pixels + (size_t)y * stride;
+            /* The next row is asked for while this one is compressed (rows are often whole pages, where the
+             * hardware's prefetching stops). */
+            if (y + 1 < height) {
+                for (size_t offset = 0; offset < row_bytes; offset += 64) __builtin_prefetch(row + stride + offset);
+            }
             int failed = scratch != NULL ? kf_frame_deflate_row(deflate, row, kf_unpremultiply_bytes, &unpremultiply)
                                          : kf_frame_deflate_row(deflate, row, NULL, NULL);
             if (failed) png_error(png, "out of memory");
