@@ -35,6 +35,8 @@
 #define MIN_ZERO_RUN 8
 #define MIN_PIXEL_RUN 6
 #define MAX_MATCH 258
+/* Bytes after the literal buffer's capacity that copies of literal runs may overwrite (they copy whole 32 bytes). */
+#define LITERAL_SLACK 32
 
 /* PNG filter bits (png.h's PNG_FILTER_*), and filter types as stored in front of each row. */
 enum { BIT_NONE = 0x08, BIT_SUB = 0x10, BIT_UP = 0x20, BIT_AVG = 0x40, BIT_PAETH = 0x80 };
@@ -83,9 +85,7 @@ struct kf_frame_deflate {
     size_t sequence_count;
     size_t sequence_capacity;
     size_t open_literals;
-    /* Symbol counts: literals in four tables (consecutive bytes go to different tables, so repeated bytes do not
-     * wait on each other's increments), lengths, distances. */
-    uint32_t literal_count_table[4][256];
+    /* Symbol counts of lengths and distances (literals are counted when the block is written). */
     uint32_t litlen_count[LITLEN_SYMBOLS];
     uint32_t dist_count[DIST_SYMBOLS];
     /* Zero bytes not yet turned into tokens, and whether the byte before them is zero. */
@@ -144,7 +144,6 @@ static void clear_block(kf_frame_deflate *d) {
     d->literal_count = 0;
     d->sequence_count = 0;
     d->open_literals = 0;
-    memset(d->literal_count_table, 0, sizeof d->literal_count_table);
     memset(d->litlen_count, 0, sizeof d->litlen_count);
     memset(d->dist_count, 0, sizeof d->dist_count);
 }
@@ -182,7 +181,7 @@ int kf_frame_deflate_begin(kf_frame_deflate *d, size_t row_bytes, unsigned bpp, 
     size_t capacity = BLOCK_TOKENS + row_bytes + 64;
     if (capacity > d->literal_capacity) {
         free(d->literals);
-        d->literals = (uint8_t *)malloc(capacity);
+        d->literals = (uint8_t *)malloc(capacity + LITERAL_SLACK);
         d->literal_capacity = d->literals != NULL ? capacity : 0;
         if (d->literals == NULL) return 1;
     }
@@ -488,9 +487,21 @@ static const uint8_t code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 
 static void write_block(kf_frame_deflate *d, int final) {
     uint32_t litlen_count[LITLEN_SYMBOLS];
     memcpy(litlen_count, d->litlen_count, sizeof litlen_count);
-    for (unsigned s = 0; s < 256; s++) {
-        litlen_count[s] = d->literal_count_table[0][s] + d->literal_count_table[1][s] + d->literal_count_table[2][s]
-            + d->literal_count_table[3][s];
+    {
+        /* The literals, counted in four tables (consecutive bytes go to different tables, so repeated bytes do not
+         * wait on each other's increments). */
+        uint32_t table[4][256];
+        memset(table, 0, sizeof table);
+        const uint8_t *p = d->literals;
+        size_t k = 0, n = d->literal_count;
+        for (; k + 4 <= n; k += 4) {
+            table[0][p[k]]++;
+            table[1][p[k + 1]]++;
+            table[2][p[k + 2]]++;
+            table[3][p[k + 3]]++;
+        }
+        for (; k < n; k++) table[0][p[k]]++;
+        for (unsigned s = 0; s < 256; s++) litlen_count[s] = table[0][s] + table[1][s] + table[2][s] + table[3][s];
     }
     litlen_count[END_OF_BLOCK] = 1;
     /* A complete literal/length code needs two symbols; a lone end-of-block gets a partner that is never sent. */
@@ -576,18 +587,14 @@ static void write_block(kf_frame_deflate *d, int final) {
 
     /* Codes and their lengths in one word each (length << 16 | code). */
     uint32_t literal_word[256];
-    unsigned longest = 0;
-    for (unsigned s = 0; s < 256; s++) {
-        literal_word[s] = (uint32_t)litlen_length[s] << 16 | litlen_code[s];
-        if (litlen_length[s] > longest) longest = litlen_length[s];
-    }
+    for (unsigned s = 0; s < 256; s++) literal_word[s] = (uint32_t)litlen_length[s] << 16 | litlen_code[s];
     const uint8_t *literal = d->literals;
     uint64_t bits = d->bits;
     unsigned bit_count = d->bit_count;
     uint8_t *out = d->out + d->out_count;
     /* The whole bytes of `bits` are stored and dropped, leaving at most 7 bits pending: after each flush the word has
-     * room for 56 more bits (four literals of at most 14 bits, three of 15, or a match: 15 + 5 + 15 + 13 bits). No
-     * branch depends on the data. */
+     * room for 56 more bits (four literals unless some have 15-bit codes, three always, or a match: 15 + 5 + 15 + 13
+     * bits). */
 #define KF_FLUSH()                                                                                                 \
     do {                                                                                                           \
         KF_STORE64(out, bits);                                                                                     \
@@ -599,27 +606,25 @@ static void write_block(kf_frame_deflate *d, int final) {
 #define KF_PAIR(w0, w1) ((uint64_t)((w0) & 0xFFFF) | (uint64_t)((w1) & 0xFFFF) << ((w0) >> 16))
 #define KF_PAIR_LENGTH(w0, w1) (((w0) >> 16) + ((w1) >> 16))
     KF_FLUSH();
-    const int four = longest <= 14;
     for (size_t q = 0; q <= d->sequence_count; q++) {
         /* The sequences, then the literals after the last one. */
         const int last = q == d->sequence_count;
         size_t count = last ? d->open_literals : d->sequences[q].literals;
         const uint8_t *literals_end = literal + count;
-        if (four) {
-            for (; literals_end - literal >= 4; literal += 4) {
-                uint32_t w0 = literal_word[literal[0]], w1 = literal_word[literal[1]];
-                uint32_t w2 = literal_word[literal[2]], w3 = literal_word[literal[3]];
-                unsigned low = KF_PAIR_LENGTH(w0, w1);
+        for (; literals_end - literal >= 4; literal += 4) {
+            uint32_t w0 = literal_word[literal[0]], w1 = literal_word[literal[1]];
+            uint32_t w2 = literal_word[literal[2]], w3 = literal_word[literal[3]];
+            unsigned low = KF_PAIR_LENGTH(w0, w1), high = KF_PAIR_LENGTH(w2, w3);
+            if (low + high <= 56) {
                 bits |= (KF_PAIR(w0, w1) | KF_PAIR(w2, w3) << low) << bit_count;
-                bit_count += low + KF_PAIR_LENGTH(w2, w3);
+                bit_count += low + high;
+            } else {
+                bits |= KF_PAIR(w0, w1) << bit_count;
+                bit_count += low;
                 KF_FLUSH();
+                bits |= KF_PAIR(w2, w3) << bit_count;
+                bit_count += high;
             }
-        }
-        for (; literals_end - literal >= 3; literal += 3) {
-            uint32_t w0 = literal_word[literal[0]], w1 = literal_word[literal[1]], w2 = literal_word[literal[2]];
-            unsigned low = KF_PAIR_LENGTH(w0, w1);
-            bits |= (KF_PAIR(w0, w1) | (uint64_t)(w2 & 0xFFFF) << low) << bit_count;
-            bit_count += low + (w2 >> 16);
             KF_FLUSH();
         }
         for (; literal < literals_end; literal++) {
@@ -664,7 +669,6 @@ static inline void reserve(kf_frame_deflate *d, size_t literals, size_t matches)
 
 static inline void add_literal(kf_frame_deflate *d, uint8_t byte) {
     d->literals[d->literal_count++] = byte;
-    d->literal_count_table[0][byte]++;
     d->open_literals++;
 }
 
@@ -852,18 +856,11 @@ static void add_bytes(kf_frame_deflate *d, const uint8_t *p, size_t n) {
             flush_zero_run(d);
             size_t count = end - i;
             reserve(d, count, 0);
-            memcpy(d->literals + d->literal_count, p + i, count);
+            /* Whole 32 bytes at a time: the span's buffer and the literal buffer have room past their ends. */
+            uint8_t *to = d->literals + d->literal_count;
+            for (size_t k = 0; k < count; k += 32) memcpy(to + k, p + i + k, 32);
             d->literal_count += count;
             d->open_literals += count;
-            uint32_t(*table)[256] = d->literal_count_table;
-            size_t k = i;
-            for (; k + 4 <= end; k += 4) {
-                table[0][p[k]]++;
-                table[1][p[k + 1]]++;
-                table[2][p[k + 2]]++;
-                table[3][p[k + 3]]++;
-            }
-            for (; k < end; k++) table[0][p[k]]++;
             i = end;
         } else if (p[i] == 0) {
             size_t run = next_bit(zero, ~(uint64_t)0, i, n) - i;
