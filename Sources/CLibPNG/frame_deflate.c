@@ -85,8 +85,8 @@ struct kf_frame_deflate {
     size_t sequence_count;
     size_t sequence_capacity;
     size_t open_literals;
-    /* Symbol counts of lengths and distances (literals are counted when the block is written). */
-    uint32_t litlen_count[LITLEN_SYMBOLS];
+    /* Counts of match lengths (by length) and distance symbols (literals are counted when the block is written). */
+    uint32_t length_count[MAX_MATCH + 1];
     uint32_t dist_count[DIST_SYMBOLS];
     /* Zero bytes not yet turned into tokens, and whether the byte before them is zero. */
     size_t zero_run;
@@ -144,7 +144,7 @@ static void clear_block(kf_frame_deflate *d) {
     d->literal_count = 0;
     d->sequence_count = 0;
     d->open_literals = 0;
-    memset(d->litlen_count, 0, sizeof d->litlen_count);
+    memset(d->length_count, 0, sizeof d->length_count);
     memset(d->dist_count, 0, sizeof d->dist_count);
 }
 
@@ -452,16 +452,13 @@ static void canonical_codes(const uint8_t *lengths, unsigned n, uint16_t *codes)
     }
 }
 
-/* MARK: - Length and distance symbols */
+/* MARK: - Length symbols */
 
 /* Length 3 … 258 → symbol 257 … 285 and its extra bits (RFC 1951 §3.2.5). */
 static const uint16_t length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
                                          31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
 static const uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                          2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const uint16_t dist_base[30] = {1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
-                                       193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
 /* Symbol index (0 … 28) of a length − 3 (0 … 255). */
 static inline unsigned length_symbol(unsigned v) {
@@ -471,13 +468,8 @@ static inline unsigned length_symbol(unsigned v) {
     return 4 * extra + 4 + ((v >> extra) & 3);
 }
 
-/* Symbol (0 … 29) of a distance (1 … 32768). */
-static inline unsigned dist_symbol(unsigned dist) {
-    unsigned v = dist - 1;
-    if (v < 4) return v;
-    unsigned extra = 30u - (unsigned)__builtin_clz(v);
-    return 2 * extra + 2 + ((v >> extra) & 1);
-}
+/* Matches reach back one byte (zero runs) or one pixel: distances 1 … 4, whose symbols are 0 … 3, without extra
+ * bits. */
 
 /* MARK: - Blocks */
 
@@ -485,8 +477,10 @@ static const uint8_t code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 
 
 /* Writes the gathered literals and matches as one dynamic Huffman block, and starts a new block. */
 static void write_block(kf_frame_deflate *d, int final) {
-    uint32_t litlen_count[LITLEN_SYMBOLS];
-    memcpy(litlen_count, d->litlen_count, sizeof litlen_count);
+    uint32_t litlen_count[LITLEN_SYMBOLS] = {0};
+    for (unsigned length = 3; length <= MAX_MATCH; length++) {
+        litlen_count[257 + length_symbol(length - 3)] += d->length_count[length];
+    }
     {
         /* The literals, counted in four tables (consecutive bytes go to different tables, so repeated bytes do not
          * wait on each other's increments). */
@@ -588,6 +582,18 @@ static void write_block(kf_frame_deflate *d, int final) {
     /* Codes and their lengths in one word each (length << 16 | code). */
     uint32_t literal_word[256];
     for (unsigned s = 0; s < 256; s++) literal_word[s] = (uint32_t)litlen_length[s] << 16 | litlen_code[s];
+    /* Each match length's code and extra bits as one value of at most 20 bits, and its bit count (count << 24 |
+     * value); the same for the distances the compressor uses (1 … 4, none of which has extra bits). */
+    uint32_t length_word[MAX_MATCH + 1];
+    for (unsigned length = 3; length <= MAX_MATCH; length++) {
+        unsigned ls = length_symbol(length - 3), code_bits = litlen_length[257 + ls];
+        length_word[length] = (uint32_t)(code_bits + length_extra[ls]) << 24
+            | (uint32_t)(length - length_base[ls]) << code_bits | litlen_code[257 + ls];
+    }
+    uint32_t dist_word[5];
+    for (unsigned dist = 1; dist <= 4; dist++) {
+        dist_word[dist] = (uint32_t)dist_length[dist - 1] << 24 | dist_code[dist - 1];
+    }
     const uint8_t *literal = d->literals;
     uint64_t bits = d->bits;
     unsigned bit_count = d->bit_count;
@@ -634,15 +640,9 @@ static void write_block(kf_frame_deflate *d, int final) {
         }
         KF_FLUSH();
         if (last) break;
-        unsigned length = d->sequences[q].length;
-        if (length == 0) continue;
-        unsigned dist = d->sequences[q].dist;
-        unsigned ls = length_symbol(length - 3), ds = dist_symbol(dist);
-        unsigned length_bits = litlen_length[257 + ls] + length_extra[ls];
-        uint64_t match = (uint64_t)(litlen_code[257 + ls] | (uint32_t)(length - length_base[ls]) << litlen_length[257 + ls])
-            | (uint64_t)(dist_code[ds] | (uint32_t)(dist - dist_base[ds]) << dist_length[ds]) << length_bits;
-        bits |= match << bit_count;
-        bit_count += length_bits + dist_length[ds] + dist_extra[ds];
+        uint32_t length = length_word[d->sequences[q].length], dist = dist_word[d->sequences[q].dist];
+        bits |= ((uint64_t)(length & 0xFFFFFF) | (uint64_t)(dist & 0xFFFFFF) << (length >> 24)) << bit_count;
+        bit_count += (length >> 24) + (dist >> 24);
         KF_FLUSH();
     }
     bits |= (uint64_t)litlen_code[END_OF_BLOCK] << bit_count;
@@ -672,9 +672,8 @@ static inline void add_literal(kf_frame_deflate *d, uint8_t byte) {
     d->open_literals++;
 }
 
-/* Matches at `dist` for `run` ≥ 3 bytes, split so that none is shorter than 3. */
+/* Matches at `dist` (1 … 4) for `run` ≥ 3 bytes, split so that none is shorter than 3. */
 static void add_matches(kf_frame_deflate *d, size_t run, unsigned dist) {
-    const unsigned dist_code = dist_symbol(dist);
     while (run >= 3) {
         reserve(d, 0, 1);
         size_t take = run < MAX_MATCH ? run : MAX_MATCH;
@@ -684,8 +683,8 @@ static void add_matches(kf_frame_deflate *d, size_t run, unsigned dist) {
         q->length = (uint16_t)take;
         q->dist = (uint16_t)dist;
         d->open_literals = 0;
-        d->litlen_count[257 + length_symbol((unsigned)take - 3)]++;
-        d->dist_count[dist_code]++;
+        d->length_count[take]++;
+        d->dist_count[dist - 1]++;
         run -= take;
     }
 }
