@@ -63,27 +63,30 @@ static void unpremultiply_scalar(const uint32_t reciprocal[256], const uint8_t *
 }
 
 #if KF_X86
-/* (c · 255 + ⌊a / 2⌋) / a for eight lanes of c and a, at most 255, through single-precision division: n and a are
- * exact in a float, and the correctly rounded quotient has the integer part of n / a, since n < 2^16 leaves a rounding
- * error below 2^−9 while a quotient that is not an integer is at least 1 / a ≥ 1 / 255 away from the next one. Lanes
- * with a = 0 come out negative (the conversion of an infinity or NaN), which the packing below turns into 0. */
-KF_AVX2 static inline __m256i quotients(__m256i c, __m256i a) {
-    __m256i n = _mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(c, 8), c), _mm256_srli_epi32(a, 1));
-    __m256i q = _mm256_cvttps_epi32(_mm256_div_ps(_mm256_cvtepi32_ps(n), _mm256_cvtepi32_ps(a)));
-    return _mm256_min_epi32(q, _mm256_set1_epi32(255));
-}
-
-/* Four pixels. */
-KF_AVX2 static inline __m128i unpremultiply4(__m128i s) {
-    const __m128i alpha_index = _mm_setr_epi8(3, 3, 3, 3, 7, 7, 7, 7, 11, 11, 11, 11, 15, 15, 15, 15);
-    const __m128i alpha_byte = _mm_set1_epi32((int)0xFF000000u);
-    __m128i a = _mm_shuffle_epi8(s, alpha_index);
-    __m256i low = quotients(_mm256_cvtepu8_epi32(s), _mm256_cvtepu8_epi32(a));
-    __m256i high = quotients(_mm256_cvtepu8_epi32(_mm_srli_si128(s, 8)), _mm256_cvtepu8_epi32(_mm_srli_si128(a, 8)));
-    /* 32 → 16 bits works within 128-bit halves: put the pixels back in order before 16 → 8. */
-    __m256i words = _mm256_permute4x64_epi64(_mm256_packus_epi32(low, high), 0xD8);
-    __m128i bytes = _mm_packus_epi16(_mm256_castsi256_si128(words), _mm256_extracti128_si256(words, 1));
-    return _mm_or_si128(_mm_andnot_si128(alpha_byte, bytes), _mm_and_si128(alpha_byte, s));
+/*
+ * Eight pixels, through single precision: each pixel's 1 / a once, then for each colour channel
+ * q = ⌊(c · 255 + ⌊a / 2⌋) · (1 / a) + 2^−10⌋, at most 255. For c ≤ a the true quotient is at most 255.5, so the three
+ * roundings (reciprocal, product, sum) err by less than 2^−14 in all; a quotient that is not an integer is at least
+ * 1 / a ≥ 1 / 255 above the integer below it and as far below the next, so adding 2^−10 (more than the error, less
+ * than 1 / 255 minus it) gives the exact integer part. For c > a (not valid premultiplied data) the quotient is at
+ * least 256 and the computed one above 255, which clamps to 255, as the division does. Pixels with a = 0 become 0.
+ * The tests check every (c, a) pair.
+ */
+KF_AVX2 static inline __m256i unpremultiply8(__m256i p) {
+    const __m256i byte = _mm256_set1_epi32(0xFF), limit = _mm256_set1_epi32(255);
+    const __m256 nudge = _mm256_set1_ps(1.0f / 1024.0f);
+    __m256i a = _mm256_srli_epi32(p, 24);
+    __m256 inverse = _mm256_div_ps(_mm256_set1_ps(1.0f), _mm256_cvtepi32_ps(a));
+    __m256i half = _mm256_srli_epi32(a, 1);
+    __m256i result = _mm256_slli_epi32(a, 24);
+    for (int channel = 0; channel < 3; channel++) {
+        __m256i c = _mm256_and_si256(_mm256_srli_epi32(p, 8 * channel), byte);
+        __m256i n = _mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(c, 8), c), half);
+        __m256 q = _mm256_add_ps(_mm256_mul_ps(_mm256_cvtepi32_ps(n), inverse), nudge);
+        __m256i value = _mm256_min_epi32(_mm256_cvttps_epi32(q), limit);
+        result = _mm256_or_si256(result, _mm256_slli_epi32(value, 8 * channel));
+    }
+    return _mm256_andnot_si256(_mm256_cmpeq_epi32(a, _mm256_setzero_si256()), result);
 }
 
 KF_AVX2 static void unpremultiply_avx2(const uint32_t reciprocal[256], const uint8_t *source, uint8_t *destination,
@@ -94,10 +97,7 @@ KF_AVX2 static void unpremultiply_avx2(const uint32_t reciprocal[256], const uin
         __m256i p = _mm256_loadu_si256((const __m256i *)(source + 4 * i));
         __m256i unchanged = _mm256_or_si256(_mm256_cmpeq_epi32(_mm256_and_si256(p, alpha_byte), alpha_byte),
                                             _mm256_cmpeq_epi32(p, _mm256_setzero_si256()));
-        if (_mm256_movemask_epi8(unchanged) != -1) {
-            p = _mm256_set_m128i(unpremultiply4(_mm256_extracti128_si256(p, 1)),
-                                 unpremultiply4(_mm256_castsi256_si128(p)));
-        }
+        if (_mm256_movemask_epi8(unchanged) != -1) p = unpremultiply8(p);
         _mm256_storeu_si256((__m256i *)(destination + 4 * i), p);
     }
     for (; i < count; i++) unpremultiply_pixel(source + 4 * i, destination + 4 * i, reciprocal);

@@ -25,9 +25,9 @@ final class PNGEncoderTests: XCTestCase {
     }
 
     /// Every (channel, alpha) pair is converted to straight alpha exactly as `(c · 255 + a / 2) / a`
-    /// (clamped to 255; 0 for a = 0): the encoder's plain C path multiplies with a reciprocal, its AVX2
-    /// path divides in single precision, and this checks all 65,536 pairs, including channels above
-    /// their alpha, against the integer division on every path.
+    /// (clamped to 255; 0 for a = 0): the encoder's plain C path multiplies with a 24-bit reciprocal,
+    /// its AVX2 path with a single-precision one, and this checks all 65,536 pairs, including channels
+    /// above their alpha, against the integer division on every path.
     func testUnpremultiplyMatchesIntegerDivisionForEveryPair() throws {
         var premultiplied = [UInt8](repeating: 0, count: 256 * 256 * 4)
         for a in 0..<256 {
