@@ -25,7 +25,6 @@
 
 #include "vectors.h"
 
-
 /* Bytes of zeros kept before and after every row buffer, so that vector loads may run past either end. */
 #define PAD 64
 /* A block is written at the end of the row in which it reached this many literals and matches. */
@@ -46,7 +45,7 @@ enum { FILTER_NONE = 0, FILTER_SUB = 1, FILTER_UP = 2, FILTER_AVG = 3, FILTER_PA
 #define DIST_SYMBOLS 30
 #define END_OF_BLOCK 256
 
-/* A match and the literals before it (the block's next `literals` bytes of its literal buffer); length 0: none. */
+/* A match and the literals before it (the block's next `literals` bytes of its literal buffer). */
 typedef struct sequence {
     uint32_t literals;
     uint16_t length;
@@ -468,9 +467,6 @@ static inline unsigned length_symbol(unsigned v) {
     return 4 * extra + 4 + ((v >> extra) & 3);
 }
 
-/* Matches reach back one byte (zero runs) or one pixel: distances 1 … 4, whose symbols are 0 … 3, without extra
- * bits. */
-
 /* MARK: - Blocks */
 
 static const uint8_t code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
@@ -599,7 +595,7 @@ static void write_block(kf_frame_deflate *d, int final) {
     unsigned bit_count = d->bit_count;
     uint8_t *out = d->out + d->out_count;
     /* The whole bytes of `bits` are stored and dropped, leaving at most 7 bits pending: after each flush the word has
-     * room for 56 more bits (four literals unless some have 15-bit codes, three always, or a match: 15 + 5 + 15 + 13
+     * room for 56 more bits (four literals unless some have 15-bit codes, three always, or a match: 15 + 5 + 15
      * bits). */
 #define KF_FLUSH()                                                                                                 \
     do {                                                                                                           \
@@ -672,7 +668,8 @@ static inline void add_literal(kf_frame_deflate *d, uint8_t byte) {
     d->open_literals++;
 }
 
-/* Matches at `dist` (1 … 4) for `run` ≥ 3 bytes, split so that none is shorter than 3. */
+/* Matches at `dist` for `run` ≥ 3 bytes, split so that none is shorter than 3. Matches reach back one byte (zero runs)
+ * or one pixel: distances 1 … 4, whose symbols are 0 … 3, without extra bits. */
 static void add_matches(kf_frame_deflate *d, size_t run, unsigned dist) {
     while (run >= 3) {
         reserve(d, 0, 1);
@@ -879,44 +876,47 @@ static void add_bytes(kf_frame_deflate *d, const uint8_t *p, size_t n) {
 /* MARK: - Rows */
 
 #if KF_X86
+static inline int zero_16(const uint8_t *p) {
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_setzero_si128())) == 0xFFFF;
+}
+
+static inline int zero_64(const uint8_t *p) {
+    __m128i any = _mm_or_si128(
+        _mm_or_si128(_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)(p + 16))),
+        _mm_or_si128(_mm_loadu_si128((const __m128i *)(p + 32)), _mm_loadu_si128((const __m128i *)(p + 48))));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(any, _mm_setzero_si128())) == 0xFFFF;
+}
+
+KF_AVX2 static inline int zero_32(const uint8_t *p) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)p);
+    return _mm256_testz_si256(v, v);
+}
+
+KF_AVX2 static inline int zero_128(const uint8_t *p) {
+    __m256i any = _mm256_or_si256(
+        _mm256_or_si256(_mm256_loadu_si256((const __m256i *)p), _mm256_loadu_si256((const __m256i *)(p + 32))),
+        _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(p + 64)), _mm256_loadu_si256((const __m256i *)(p + 96))));
+    return _mm256_testz_si256(any, any);
+}
+
 /* Moves *first past whole zero vectors at the start of the `n` bytes of `row`, and *last back over whole zero vectors
  * at the end (not below *first); reads only [0, n). */
 static void zero_ends_sse2(const uint8_t *row, size_t n, size_t *first, size_t *last) {
-    const __m128i zero = _mm_setzero_si128();
     size_t i = 0, j = n;
-#define KF_ZERO4(p)                                                                                                \
-    (_mm_movemask_epi8(_mm_cmpeq_epi8(                                                                             \
-         _mm_or_si128(_mm_or_si128(_mm_loadu_si128((const __m128i *)(p)), _mm_loadu_si128((const __m128i *)((p) + 16))), \
-                      _mm_or_si128(_mm_loadu_si128((const __m128i *)((p) + 32)),                                     \
-                                   _mm_loadu_si128((const __m128i *)((p) + 48)))),                                    \
-         zero)) == 0xFFFF)
-#define KF_ZERO1(p) (_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p)), zero)) == 0xFFFF)
-    while (i + 64 <= n && KF_ZERO4(row + i)) i += 64;
-    while (i + 16 <= n && KF_ZERO1(row + i)) i += 16;
-    while (j >= i + 64 && KF_ZERO4(row + j - 64)) j -= 64;
-    while (j >= i + 16 && KF_ZERO1(row + j - 16)) j -= 16;
-#undef KF_ZERO1
-#undef KF_ZERO4
+    while (i + 64 <= n && zero_64(row + i)) i += 64;
+    while (i + 16 <= n && zero_16(row + i)) i += 16;
+    while (j >= i + 64 && zero_64(row + j - 64)) j -= 64;
+    while (j >= i + 16 && zero_16(row + j - 16)) j -= 16;
     *first = i;
     *last = j;
 }
 
 KF_AVX2 static void zero_ends_avx2(const uint8_t *row, size_t n, size_t *first, size_t *last) {
     size_t i = 0, j = n;
-#define KF_ZERO4(p)                                                                                                \
-    _mm256_testz_si256(                                                                                            \
-        _mm256_or_si256(                                                                                           \
-            _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(p)), _mm256_loadu_si256((const __m256i *)((p) + 32))), \
-            _mm256_or_si256(_mm256_loadu_si256((const __m256i *)((p) + 64)),                                        \
-                            _mm256_loadu_si256((const __m256i *)((p) + 96)))),                                       \
-        _mm256_set1_epi8(-1))
-#define KF_ZERO1(p) _mm256_testz_si256(_mm256_loadu_si256((const __m256i *)(p)), _mm256_set1_epi8(-1))
-    while (i + 128 <= n && KF_ZERO4(row + i)) i += 128;
-    while (i + 32 <= n && KF_ZERO1(row + i)) i += 32;
-    while (j >= i + 128 && KF_ZERO4(row + j - 128)) j -= 128;
-    while (j >= i + 32 && KF_ZERO1(row + j - 32)) j -= 32;
-#undef KF_ZERO1
-#undef KF_ZERO4
+    while (i + 128 <= n && zero_128(row + i)) i += 128;
+    while (i + 32 <= n && zero_32(row + i)) i += 32;
+    while (j >= i + 128 && zero_128(row + j - 128)) j -= 128;
+    while (j >= i + 32 && zero_32(row + j - 32)) j -= 32;
     *first = i;
     *last = j;
 }
