@@ -177,10 +177,10 @@ int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
             if (deflate == NULL) png_error(png, "out of memory");
             out->workspace = deflate;
         }
-        if (kf_frame_deflate_begin(deflate, channels * (size_t)width, (unsigned)channels, options->filters, vectors)) {
+        const size_t row_bytes = channels * (size_t)width;
+        if (kf_frame_deflate_begin(deflate, row_bytes, (unsigned)channels, options->filters, vectors)) {
             png_error(png, "out of memory");
         }
-        const size_t row_bytes = channels * (size_t)width;
         for (uint32_t y = 0; y < height; y++) {
             const uint8_t *row = pixels + (size_t)y * stride;
             /* The next row is asked for while this one is compressed (rows are often whole pages, where the
