@@ -8,12 +8,14 @@
  *      (the left neighbour of the first zero pixel after the content may be nonzero) — is filtered with each allowed
  *      filter; outside it every filter yields zeros;
  *   3. the filter byte, the zeros left of the span, the span's filtered bytes and the zeros right of it are turned
- *      into tokens and added to Adler-32.
+ *      into tokens and added to Adler-32; inside the span, bit masks of the zero bytes and of the bytes equal to the
+ *      byte one pixel back tell where literals end and how long runs are.
  * Tokens collect in a block; at a row boundary after BLOCK_TOKENS tokens the block is written as a dynamic Huffman
  * block with codes built from its own symbol counts.
  *
- * Everything here is plain integer arithmetic on the bytes; the SSE2 paths compute exactly what the scalar paths
- * compute, so the stream is the same on every machine.
+ * Everything here is plain integer arithmetic on the bytes; the SSE2 and AVX2 paths (the widest the CPU has, chosen
+ * at run time, or fewer when the caller limits them) compute exactly what the scalar paths compute, so the stream is
+ * the same on every machine.
  */
 
 #include "frame_deflate.h"
@@ -21,12 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#if (defined(__SSE2__) || defined(_M_X64)) && !defined(KF_SCALAR_ONLY)
-#include <emmintrin.h>
-#define KF_SSE2 1
-#else
-#define KF_SSE2 0
-#endif
+#include "vectors.h"
 
 /* Bytes of zeros kept before and after every row buffer, so that vector loads may run past either end. */
 #define PAD 64
@@ -37,6 +34,8 @@
 #define MIN_ZERO_RUN 8
 #define MIN_PIXEL_RUN 6
 #define MAX_MATCH 258
+/* Bytes after the literal buffer's capacity that copies of literal runs may overwrite (they copy whole 32 bytes). */
+#define LITERAL_SLACK 32
 
 /* PNG filter bits (png.h's PNG_FILTER_*), and filter types as stored in front of each row. */
 enum { BIT_NONE = 0x08, BIT_SUB = 0x10, BIT_UP = 0x20, BIT_AVG = 0x40, BIT_PAETH = 0x80 };
@@ -46,7 +45,7 @@ enum { FILTER_NONE = 0, FILTER_SUB = 1, FILTER_UP = 2, FILTER_AVG = 3, FILTER_PA
 #define DIST_SYMBOLS 30
 #define END_OF_BLOCK 256
 
-/* A match and the literals before it (the block's next `literals` bytes of its literal buffer); length 0: none. */
+/* A match and the literals before it (the block's next `literals` bytes of its literal buffer). */
 typedef struct sequence {
     uint32_t literals;
     uint16_t length;
@@ -60,10 +59,11 @@ typedef struct row_buffer {
 } row_buffer;
 
 struct kf_frame_deflate {
-    /* The image. */
+    /* The image, and the vector instructions used for it (KF_VECTORS_*). */
     size_t row_bytes;
     unsigned bpp;
     int filters;
+    int vectors;
 
     /* Rows and filtered candidates, each row_bytes + 2·PAD long. */
     size_t buffer_bytes;
@@ -71,6 +71,10 @@ struct kf_frame_deflate {
     row_buffer current;
     row_buffer previous;
     uint8_t *candidate[FILTER_COUNT];
+    /* Bit masks over a span (see add_bytes), mask_words words each: zero bytes, bytes equal to the byte a pixel
+     * back, and where literals stop. */
+    uint64_t *masks;
+    size_t mask_words;
 
     /* The block being gathered: its literal bytes, its sequences, and the literals after its last sequence. */
     uint8_t *literals;
@@ -80,10 +84,8 @@ struct kf_frame_deflate {
     size_t sequence_count;
     size_t sequence_capacity;
     size_t open_literals;
-    /* Symbol counts: literals in four tables (consecutive bytes go to different tables, so repeated bytes do not
-     * wait on each other's increments), lengths, distances. */
-    uint32_t literal_count_table[4][256];
-    uint32_t litlen_count[LITLEN_SYMBOLS];
+    /* Counts of match lengths (by length) and distance symbols (literals are counted when the block is written). */
+    uint32_t length_count[MAX_MATCH + 1];
     uint32_t dist_count[DIST_SYMBOLS];
     /* Zero bytes not yet turned into tokens, and whether the byte before them is zero. */
     size_t zero_run;
@@ -115,6 +117,7 @@ kf_frame_deflate *kf_frame_deflate_create(void) {
 void kf_frame_deflate_free(kf_frame_deflate *d) {
     if (d == NULL) return;
     free(d->allocation);
+    free(d->masks);
     free(d->literals);
     free(d->sequences);
     free(d->out);
@@ -140,18 +143,25 @@ static void clear_block(kf_frame_deflate *d) {
     d->literal_count = 0;
     d->sequence_count = 0;
     d->open_literals = 0;
-    memset(d->literal_count_table, 0, sizeof d->literal_count_table);
-    memset(d->litlen_count, 0, sizeof d->litlen_count);
+    memset(d->length_count, 0, sizeof d->length_count);
     memset(d->dist_count, 0, sizeof d->dist_count);
 }
 
-int kf_frame_deflate_begin(kf_frame_deflate *d, size_t row_bytes, unsigned bpp, int filters) {
+int kf_frame_deflate_begin(kf_frame_deflate *d, size_t row_bytes, unsigned bpp, int filters, int vectors) {
     if (bpp < 1 || bpp > 4 || row_bytes == 0) return 1;
     size_t buffer_bytes = row_bytes + 2 * PAD;
     if (buffer_bytes != d->buffer_bytes) {
         free(d->allocation);
+        free(d->masks);
+        /* A span's masks: a bit per byte, and a word after the last. */
+        d->mask_words = row_bytes / 64 + 2;
         d->allocation = (uint8_t *)calloc(2 + FILTER_COUNT, buffer_bytes);
-        if (d->allocation == NULL) {
+        d->masks = (uint64_t *)malloc(3 * d->mask_words * sizeof(uint64_t));
+        if (d->allocation == NULL || d->masks == NULL) {
+            free(d->allocation);
+            free(d->masks);
+            d->allocation = NULL;
+            d->masks = NULL;
             d->buffer_bytes = 0;
             return 1;
         }
@@ -170,7 +180,7 @@ int kf_frame_deflate_begin(kf_frame_deflate *d, size_t row_bytes, unsigned bpp, 
     size_t capacity = BLOCK_TOKENS + row_bytes + 64;
     if (capacity > d->literal_capacity) {
         free(d->literals);
-        d->literals = (uint8_t *)malloc(capacity);
+        d->literals = (uint8_t *)malloc(capacity + LITERAL_SLACK);
         d->literal_capacity = d->literals != NULL ? capacity : 0;
         if (d->literals == NULL) return 1;
     }
@@ -182,6 +192,7 @@ int kf_frame_deflate_begin(kf_frame_deflate *d, size_t row_bytes, unsigned bpp, 
     }
     d->row_bytes = row_bytes;
     d->bpp = bpp;
+    d->vectors = kf_vectors(vectors);
     d->filters = filters & (BIT_NONE | BIT_SUB | BIT_UP | BIT_AVG | BIT_PAETH);
     if (d->filters == 0) d->filters = BIT_NONE;
     clear_block(d);
@@ -206,40 +217,79 @@ int kf_frame_deflate_begin(kf_frame_deflate *d, size_t row_bytes, unsigned bpp, 
 #define ADLER_BASE 65521u
 #define ADLER_CHUNK 5552 /* the most bytes summed before the sums could overflow 32 bits */
 
+#if KF_X86
+/* The sums of the whole 16-byte blocks of the `n` bytes at p added to (*a, *b), reduced; returns the bytes summed.
+ * With at most ADLER_CHUNK bytes no 32-bit lane can overflow. */
+static size_t adler_blocks_sse2(const uint8_t *p, size_t n, uint32_t *a, uint32_t *b) {
+    size_t blocks = n / 16;
+    if (blocks == 0) return 0;
+    const __m128i zero = _mm_setzero_si128();
+    const __m128i weights_low = _mm_setr_epi16(16, 15, 14, 13, 12, 11, 10, 9);
+    const __m128i weights_high = _mm_setr_epi16(8, 7, 6, 5, 4, 3, 2, 1);
+    __m128i sums = zero, prefix = zero, weighted = zero;
+    for (size_t k = 0; k < blocks; k++) {
+        __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
+        prefix = _mm_add_epi32(prefix, sums);
+        sums = _mm_add_epi32(sums, _mm_sad_epu8(v, zero));
+        weighted = _mm_add_epi32(weighted, _mm_madd_epi16(_mm_unpacklo_epi8(v, zero), weights_low));
+        weighted = _mm_add_epi32(weighted, _mm_madd_epi16(_mm_unpackhi_epi8(v, zero), weights_high));
+    }
+    uint32_t s[4], q[4], w[4];
+    _mm_storeu_si128((__m128i *)s, sums);
+    _mm_storeu_si128((__m128i *)q, prefix);
+    _mm_storeu_si128((__m128i *)w, weighted);
+    uint64_t block_sum = (uint64_t)s[0] + s[2];
+    uint64_t prefix_sum = (uint64_t)q[0] + q[1] + q[2] + q[3];
+    uint64_t weighted_sum = (uint64_t)w[0] + w[1] + w[2] + w[3];
+    size_t bytes = 16 * blocks;
+    *b = (uint32_t)(((uint64_t)*b + (uint64_t)bytes * *a + 16 * prefix_sum + weighted_sum) % ADLER_BASE);
+    *a = (uint32_t)(((uint64_t)*a + block_sum) % ADLER_BASE);
+    return bytes;
+}
+
+/* adler_blocks_sse2 with 32-byte blocks. */
+KF_AVX2 static size_t adler_blocks_avx2(const uint8_t *p, size_t n, uint32_t *a, uint32_t *b) {
+    size_t blocks = n / 32;
+    if (blocks == 0) return 0;
+    const __m256i zero = _mm256_setzero_si256(), ones = _mm256_set1_epi16(1);
+    const __m256i weights = _mm256_setr_epi8(32, 31, 30, 29, 28, 27, 26, 25, 24, 23, 22, 21, 20, 19, 18, 17, 16, 15,
+                                             14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1);
+    __m256i sums = zero, prefix = zero, weighted = zero;
+    for (size_t k = 0; k < blocks; k++) {
+        __m256i v = _mm256_loadu_si256((const __m256i *)(p + 32 * k));
+        prefix = _mm256_add_epi32(prefix, sums);
+        sums = _mm256_add_epi32(sums, _mm256_sad_epu8(v, zero));
+        /* Byte pairs weighted into 16 bits (at most 2 · 255 · 32), then pairs of those into 32 bits. */
+        weighted = _mm256_add_epi32(weighted, _mm256_madd_epi16(_mm256_maddubs_epi16(v, weights), ones));
+    }
+    uint32_t s[8], q[8], w[8];
+    _mm256_storeu_si256((__m256i *)s, sums);
+    _mm256_storeu_si256((__m256i *)q, prefix);
+    _mm256_storeu_si256((__m256i *)w, weighted);
+    uint64_t block_sum = (uint64_t)s[0] + s[2] + s[4] + s[6];
+    uint64_t prefix_sum = 0, weighted_sum = 0;
+    for (int k = 0; k < 8; k++) prefix_sum += q[k], weighted_sum += w[k];
+    size_t bytes = 32 * blocks;
+    *b = (uint32_t)(((uint64_t)*b + (uint64_t)bytes * *a + 32 * prefix_sum + weighted_sum) % ADLER_BASE);
+    *a = (uint32_t)(((uint64_t)*a + block_sum) % ADLER_BASE);
+    return bytes;
+}
+#endif
+
 static void adler_bytes(kf_frame_deflate *d, const uint8_t *p, size_t n) {
     uint32_t a = d->adler_a, b = d->adler_b;
     while (n > 0) {
         size_t chunk = n < ADLER_CHUNK ? n : ADLER_CHUNK;
         n -= chunk;
-#if KF_SSE2
-        size_t blocks = chunk / 16;
-        if (blocks > 0) {
-            const __m128i zero = _mm_setzero_si128();
-            const __m128i weights_low = _mm_setr_epi16(16, 15, 14, 13, 12, 11, 10, 9);
-            const __m128i weights_high = _mm_setr_epi16(8, 7, 6, 5, 4, 3, 2, 1);
-            __m128i sums = zero, prefix = zero, weighted = zero;
-            for (size_t k = 0; k < blocks; k++) {
-                __m128i v = _mm_loadu_si128((const __m128i *)(p + 16 * k));
-                prefix = _mm_add_epi32(prefix, sums);
-                sums = _mm_add_epi32(sums, _mm_sad_epu8(v, zero));
-                weighted = _mm_add_epi32(weighted, _mm_madd_epi16(_mm_unpacklo_epi8(v, zero), weights_low));
-                weighted = _mm_add_epi32(weighted, _mm_madd_epi16(_mm_unpackhi_epi8(v, zero), weights_high));
-            }
-            uint32_t s[4], q[4], w[4];
-            _mm_storeu_si128((__m128i *)s, sums);
-            _mm_storeu_si128((__m128i *)q, prefix);
-            _mm_storeu_si128((__m128i *)w, weighted);
-            uint64_t block_sum = (uint64_t)s[0] + s[2];
-            uint64_t prefix_sum = (uint64_t)q[0] + q[1] + q[2] + q[3];
-            uint64_t weighted_sum = (uint64_t)w[0] + w[1] + w[2] + w[3];
-            size_t bytes = 16 * blocks;
-            b = (uint32_t)(((uint64_t)b + (uint64_t)bytes * a + 16 * prefix_sum + weighted_sum) % ADLER_BASE);
-            a = (uint32_t)(((uint64_t)a + block_sum) % ADLER_BASE);
-            p += bytes;
-            chunk -= bytes;
+        size_t done = 0;
+#if KF_X86
+        if (d->vectors >= KF_VECTORS_AVX2) {
+            done = adler_blocks_avx2(p, chunk, &a, &b);
+        } else if (d->vectors >= KF_VECTORS_SSE2) {
+            done = adler_blocks_sse2(p, chunk, &a, &b);
         }
 #endif
-        for (size_t i = 0; i < chunk; i++) {
+        for (size_t i = done; i < chunk; i++) {
             a += p[i];
             b += a;
         }
@@ -401,16 +451,13 @@ static void canonical_codes(const uint8_t *lengths, unsigned n, uint16_t *codes)
     }
 }
 
-/* MARK: - Length and distance symbols */
+/* MARK: - Length symbols */
 
 /* Length 3 … 258 → symbol 257 … 285 and its extra bits (RFC 1951 §3.2.5). */
 static const uint16_t length_base[29] = {3,  4,  5,  6,  7,  8,  9,  10, 11,  13,  15,  17,  19,  23, 27,
                                          31, 35, 43, 51, 59, 67, 83, 99, 115, 131, 163, 195, 227, 258};
 static const uint8_t length_extra[29] = {0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 2, 2, 2,
                                          2, 3, 3, 3, 3, 4, 4, 4, 4, 5, 5, 5, 5, 0};
-static const uint16_t dist_base[30] = {1,   2,   3,   4,   5,   7,    9,    13,   17,   25,   33,   49,   65,    97,    129,
-                                       193, 257, 385, 513, 769, 1025, 1537, 2049, 3073, 4097, 6145, 8193, 12289, 16385, 24577};
-static const uint8_t dist_extra[30] = {0, 0, 0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13};
 
 /* Symbol index (0 … 28) of a length − 3 (0 … 255). */
 static inline unsigned length_symbol(unsigned v) {
@@ -420,25 +467,31 @@ static inline unsigned length_symbol(unsigned v) {
     return 4 * extra + 4 + ((v >> extra) & 3);
 }
 
-/* Symbol (0 … 29) of a distance (1 … 32768). */
-static inline unsigned dist_symbol(unsigned dist) {
-    unsigned v = dist - 1;
-    if (v < 4) return v;
-    unsigned extra = 30u - (unsigned)__builtin_clz(v);
-    return 2 * extra + 2 + ((v >> extra) & 1);
-}
-
 /* MARK: - Blocks */
 
 static const uint8_t code_length_order[19] = {16, 17, 18, 0, 8, 7, 9, 6, 10, 5, 11, 4, 12, 3, 13, 2, 14, 1, 15};
 
 /* Writes the gathered literals and matches as one dynamic Huffman block, and starts a new block. */
 static void write_block(kf_frame_deflate *d, int final) {
-    uint32_t litlen_count[LITLEN_SYMBOLS];
-    memcpy(litlen_count, d->litlen_count, sizeof litlen_count);
-    for (unsigned s = 0; s < 256; s++) {
-        litlen_count[s] = d->literal_count_table[0][s] + d->literal_count_table[1][s] + d->literal_count_table[2][s]
-            + d->literal_count_table[3][s];
+    uint32_t litlen_count[LITLEN_SYMBOLS] = {0};
+    for (unsigned length = 3; length <= MAX_MATCH; length++) {
+        litlen_count[257 + length_symbol(length - 3)] += d->length_count[length];
+    }
+    {
+        /* The literals, counted in four tables (consecutive bytes go to different tables, so repeated bytes do not
+         * wait on each other's increments). */
+        uint32_t table[4][256];
+        memset(table, 0, sizeof table);
+        const uint8_t *p = d->literals;
+        size_t k = 0, n = d->literal_count;
+        for (; k + 4 <= n; k += 4) {
+            table[0][p[k]]++;
+            table[1][p[k + 1]]++;
+            table[2][p[k + 2]]++;
+            table[3][p[k + 3]]++;
+        }
+        for (; k < n; k++) table[0][p[k]]++;
+        for (unsigned s = 0; s < 256; s++) litlen_count[s] = table[0][s] + table[1][s] + table[2][s] + table[3][s];
     }
     litlen_count[END_OF_BLOCK] = 1;
     /* A complete literal/length code needs two symbols; a lone end-of-block gets a partner that is never sent. */
@@ -522,58 +575,77 @@ static void write_block(kf_frame_deflate *d, int final) {
         put_bits(d, clen_code[s] | (uint32_t)rle_extra[i] << clen_length[s], clen_length[s] + rle_extra_bits[s]);
     }
 
-    /* Codes and their lengths in one word each (length << 16 | code); a length symbol's word also carries its base
-     * and extra bits, a distance's too. */
+    /* Codes and their lengths in one word each (length << 16 | code). */
     uint32_t literal_word[256];
     for (unsigned s = 0; s < 256; s++) literal_word[s] = (uint32_t)litlen_length[s] << 16 | litlen_code[s];
+    /* Each match length's code and extra bits as one value of at most 20 bits, and its bit count (count << 24 |
+     * value); the same for the distances the compressor uses (1 … 4, none of which has extra bits). */
+    uint32_t length_word[MAX_MATCH + 1];
+    for (unsigned length = 3; length <= MAX_MATCH; length++) {
+        unsigned ls = length_symbol(length - 3), code_bits = litlen_length[257 + ls];
+        length_word[length] = (uint32_t)(code_bits + length_extra[ls]) << 24
+            | (uint32_t)(length - length_base[ls]) << code_bits | litlen_code[257 + ls];
+    }
+    uint32_t dist_word[5];
+    for (unsigned dist = 1; dist <= 4; dist++) {
+        dist_word[dist] = (uint32_t)dist_length[dist - 1] << 24 | dist_code[dist - 1];
+    }
     const uint8_t *literal = d->literals;
     uint64_t bits = d->bits;
     unsigned bit_count = d->bit_count;
     uint8_t *out = d->out + d->out_count;
+    /* The whole bytes of `bits` are stored and dropped, leaving at most 7 bits pending: after each flush the word has
+     * room for 56 more bits (four literals unless some have 15-bit codes, three always, or a match: 15 + 5 + 15
+     * bits). */
 #define KF_FLUSH()                                                                                                 \
-    if (bit_count >= 32) {                                                                                         \
-        KF_STORE64(out, bits);                                                                                     \
-        out += 4;                                                                                                  \
-        bits >>= 32;                                                                                               \
-        bit_count -= 32;                                                                                           \
-    }
-#define KF_PUT(word)                                                                                               \
     do {                                                                                                           \
-        uint32_t word_ = (word);                                                                                   \
-        bits |= (uint64_t)(word_ & 0xFFFF) << bit_count;                                                           \
-        bit_count += word_ >> 16;                                                                                  \
+        KF_STORE64(out, bits);                                                                                     \
+        out += bit_count >> 3;                                                                                     \
+        bits >>= bit_count & 56;                                                                                   \
+        bit_count &= 7;                                                                                            \
     } while (0)
+    /* The code of two literals (their words w0, w1) as one, and its length. */
+#define KF_PAIR(w0, w1) ((uint64_t)((w0) & 0xFFFF) | (uint64_t)((w1) & 0xFFFF) << ((w0) >> 16))
+#define KF_PAIR_LENGTH(w0, w1) (((w0) >> 16) + ((w1) >> 16))
+    KF_FLUSH();
     for (size_t q = 0; q <= d->sequence_count; q++) {
         /* The sequences, then the literals after the last one. */
         const int last = q == d->sequence_count;
         size_t count = last ? d->open_literals : d->sequences[q].literals;
-        size_t k = 0;
-        for (; k + 2 <= count; k += 2) {
-            KF_PUT(literal_word[literal[0]]);
-            KF_PUT(literal_word[literal[1]]);
-            literal += 2;
+        const uint8_t *literals_end = literal + count;
+        for (; literals_end - literal >= 4; literal += 4) {
+            uint32_t w0 = literal_word[literal[0]], w1 = literal_word[literal[1]];
+            uint32_t w2 = literal_word[literal[2]], w3 = literal_word[literal[3]];
+            unsigned low = KF_PAIR_LENGTH(w0, w1), high = KF_PAIR_LENGTH(w2, w3);
+            if (low + high <= 56) {
+                bits |= (KF_PAIR(w0, w1) | KF_PAIR(w2, w3) << low) << bit_count;
+                bit_count += low + high;
+            } else {
+                bits |= KF_PAIR(w0, w1) << bit_count;
+                bit_count += low;
+                KF_FLUSH();
+                bits |= KF_PAIR(w2, w3) << bit_count;
+                bit_count += high;
+            }
             KF_FLUSH();
         }
-        if (k < count) {
-            KF_PUT(literal_word[*literal++]);
-            KF_FLUSH();
+        for (; literal < literals_end; literal++) {
+            uint32_t w = literal_word[*literal];
+            bits |= (uint64_t)(w & 0xFFFF) << bit_count;
+            bit_count += w >> 16;
         }
-        if (last) break;
-        unsigned length = d->sequences[q].length;
-        if (length == 0) continue;
-        unsigned dist = d->sequences[q].dist;
-        unsigned ls = length_symbol(length - 3), ds = dist_symbol(dist);
-        bits |= (uint64_t)(litlen_code[257 + ls] | (uint32_t)(length - length_base[ls]) << litlen_length[257 + ls])
-            << bit_count;
-        bit_count += litlen_length[257 + ls] + length_extra[ls];
         KF_FLUSH();
-        bits |= (uint64_t)(dist_code[ds] | (uint32_t)(dist - dist_base[ds]) << dist_length[ds]) << bit_count;
-        bit_count += dist_length[ds] + dist_extra[ds];
+        if (last) break;
+        uint32_t length = length_word[d->sequences[q].length], dist = dist_word[d->sequences[q].dist];
+        bits |= ((uint64_t)(length & 0xFFFFFF) | (uint64_t)(dist & 0xFFFFFF) << (length >> 24)) << bit_count;
+        bit_count += (length >> 24) + (dist >> 24);
         KF_FLUSH();
     }
-    KF_PUT((uint32_t)litlen_length[END_OF_BLOCK] << 16 | litlen_code[END_OF_BLOCK]);
+    bits |= (uint64_t)litlen_code[END_OF_BLOCK] << bit_count;
+    bit_count += litlen_length[END_OF_BLOCK];
     KF_FLUSH();
-#undef KF_PUT
+#undef KF_PAIR_LENGTH
+#undef KF_PAIR
 #undef KF_FLUSH
     d->out_count = (size_t)(out - d->out);
     d->bits = bits;
@@ -593,13 +665,12 @@ static inline void reserve(kf_frame_deflate *d, size_t literals, size_t matches)
 
 static inline void add_literal(kf_frame_deflate *d, uint8_t byte) {
     d->literals[d->literal_count++] = byte;
-    d->literal_count_table[0][byte]++;
     d->open_literals++;
 }
 
-/* Matches at `dist` for `run` ≥ 3 bytes, split so that none is shorter than 3. */
+/* Matches at `dist` for `run` ≥ 3 bytes, split so that none is shorter than 3. Matches reach back one byte (zero runs)
+ * or one pixel: distances 1 … 4, whose symbols are 0 … 3, without extra bits. */
 static void add_matches(kf_frame_deflate *d, size_t run, unsigned dist) {
-    const unsigned dist_code = dist_symbol(dist);
     while (run >= 3) {
         reserve(d, 0, 1);
         size_t take = run < MAX_MATCH ? run : MAX_MATCH;
@@ -609,8 +680,8 @@ static void add_matches(kf_frame_deflate *d, size_t run, unsigned dist) {
         q->length = (uint16_t)take;
         q->dist = (uint16_t)dist;
         d->open_literals = 0;
-        d->litlen_count[257 + length_symbol((unsigned)take - 3)]++;
-        d->dist_count[dist_code]++;
+        d->length_count[take]++;
+        d->dist_count[dist - 1]++;
         run -= take;
     }
 }
@@ -652,114 +723,148 @@ static inline int stream_ends_with_zero(const kf_frame_deflate *d) {
     return d->zero_run > 0 || (d->started && (d->tail >> 24) == 0);
 }
 
-/* Length of the run of zero bytes at p (at most n). */
-static inline size_t zero_length(const uint8_t *p, size_t n) {
-    size_t i = 0;
-#if KF_SSE2
-    const __m128i zero = _mm_setzero_si128();
-    while (i + 64 <= n) {
-        __m128i any = _mm_or_si128(
-            _mm_or_si128(_mm_loadu_si128((const __m128i *)(p + i)), _mm_loadu_si128((const __m128i *)(p + i + 16))),
-            _mm_or_si128(_mm_loadu_si128((const __m128i *)(p + i + 32)), _mm_loadu_si128((const __m128i *)(p + i + 48))));
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(any, zero)) != 0xFFFF) break;
-        i += 64;
+/* MARK: - Span masks */
+
+/* Clears the bits from n on of masks of `words` words, and the word after them. */
+static inline void clear_past(uint64_t *zero, uint64_t *same, size_t n, size_t words) {
+    if (n % 64 != 0) {
+        uint64_t keep = ((uint64_t)1 << (n % 64)) - 1;
+        zero[words - 1] &= keep;
+        same[words - 1] &= keep;
     }
-    while (i + 16 <= n) {
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(p + i)), zero));
-        if (mask != 0xFFFF) return i + (unsigned)__builtin_ctz(~mask);
-        i += 16;
-    }
-#endif
-    while (i < n && p[i] == 0) i++;
-    return i;
+    zero[words] = same[words] = 0;
 }
 
-/* Length of the match of p with p − dist (at most n). */
-static inline size_t repeat_length(const uint8_t *p, size_t dist, size_t n) {
-    size_t i = 0;
-#if KF_SSE2
-    while (i + 16 <= n) {
-        __m128i a = _mm_loadu_si128((const __m128i *)(p + i));
-        __m128i b = _mm_loadu_si128((const __m128i *)(p + i - dist));
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(a, b));
-        if (mask != 0xFFFF) return i + (unsigned)__builtin_ctz(~mask);
-        i += 16;
+/* Bit j of `zero` is set when p[j] == 0, bit j of `same` when p[j] == p[j − bpp], for j < n (the bpp bytes before p are
+ * readable); the bits from n on are clear, through the word after the last. The vector paths read up to 63 bytes
+ * past p + n. */
+static void span_masks_scalar(const uint8_t *p, size_t n, size_t bpp, uint64_t *zero, uint64_t *same) {
+    size_t words = (n + 63) / 64;
+    for (size_t w = 0; w < words; w++) {
+        const uint8_t *q = p + 64 * w;
+        size_t count = n - 64 * w < 64 ? n - 64 * w : 64;
+        uint64_t z = 0, e = 0;
+        for (size_t k = 0; k < count; k++) {
+            z |= (uint64_t)(q[k] == 0) << k;
+            e |= (uint64_t)(q[k] == q[k - bpp]) << k;
+        }
+        zero[w] = z;
+        same[w] = e;
     }
-#endif
-    while (i < n && p[i] == p[i - dist]) i++;
-    return i;
+    zero[words] = same[words] = 0;
 }
 
-/* Bit k of the result is set when bits k … k + r − 1 of `mask` all are. */
-static inline uint32_t runs_of(uint32_t mask, unsigned r) {
+#if KF_X86
+static void span_masks_sse2(const uint8_t *p, size_t n, size_t bpp, uint64_t *zero, uint64_t *same) {
+    size_t words = (n + 63) / 64;
+    const __m128i z = _mm_setzero_si128();
+    for (size_t w = 0; w < words; w++) {
+        const uint8_t *q = p + 64 * w;
+        uint64_t zm = 0, em = 0;
+        for (int k = 0; k < 4; k++) {
+            __m128i v = _mm_loadu_si128((const __m128i *)(q + 16 * k));
+            __m128i back = _mm_loadu_si128((const __m128i *)(q + 16 * k - bpp));
+            zm |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, z)) << (16 * k);
+            em |= (uint64_t)(uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, back)) << (16 * k);
+        }
+        zero[w] = zm;
+        same[w] = em;
+    }
+    clear_past(zero, same, n, words);
+}
+
+KF_AVX2 static void span_masks_avx2(const uint8_t *p, size_t n, size_t bpp, uint64_t *zero, uint64_t *same) {
+    size_t words = (n + 63) / 64;
+    const __m256i z = _mm256_setzero_si256();
+    for (size_t w = 0; w < words; w++) {
+        const uint8_t *q = p + 64 * w;
+        __m256i v0 = _mm256_loadu_si256((const __m256i *)q), v1 = _mm256_loadu_si256((const __m256i *)(q + 32));
+        __m256i b0 = _mm256_loadu_si256((const __m256i *)(q - bpp));
+        __m256i b1 = _mm256_loadu_si256((const __m256i *)(q + 32 - bpp));
+        zero[w] = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, z))
+            | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, z)) << 32;
+        same[w] = (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v0, b0))
+            | (uint64_t)(uint32_t)_mm256_movemask_epi8(_mm256_cmpeq_epi8(v1, b1)) << 32;
+    }
+    clear_past(zero, same, n, words);
+}
+#endif
+
+static void span_masks(const kf_frame_deflate *d, const uint8_t *p, size_t n, uint64_t *zero, uint64_t *same) {
+#if KF_X86
+    if (d->vectors >= KF_VECTORS_AVX2) {
+        span_masks_avx2(p, n, d->bpp, zero, same);
+        return;
+    }
+    if (d->vectors >= KF_VECTORS_SSE2) {
+        span_masks_sse2(p, n, d->bpp, zero, same);
+        return;
+    }
+#endif
+    span_masks_scalar(p, n, d->bpp, zero, same);
+}
+
+/* Bit k of the result is set when bits k … k + r − 1 (r ≤ 8) of the mask whose word is `word`, followed by `next`, all
+ * are. */
+static inline uint64_t runs_of(uint64_t word, uint64_t next, unsigned r) {
     unsigned have = 1;
     while (have < r) {
         unsigned step = have < r - have ? have : r - have;
-        mask &= mask >> step;
+        word &= word >> step | next << (64 - step);
+        next &= next >> step; /* exact in the low bits, which are all the next steps read */
         have += step;
     }
-    return mask;
+    return word;
 }
 
-/* The end of the plain literals that start at i: where a run of MIN_ZERO_RUN zero bytes or a repeat of the previous
- * pixel MIN_PIXEL_RUN bytes long starts, or n. */
-static inline size_t literals_end(const uint8_t *p, size_t i, size_t n, size_t bpp) {
-#if KF_SSE2
-    const __m128i zero = _mm_setzero_si128();
-    while (i + 32 <= n) {
-        __m128i v = _mm_loadu_si128((const __m128i *)(p + i));
-        __m128i v2 = _mm_loadu_si128((const __m128i *)(p + i + 16));
-        __m128i w = _mm_loadu_si128((const __m128i *)(p + i - bpp));
-        __m128i w2 = _mm_loadu_si128((const __m128i *)(p + i + 16 - bpp));
-        uint32_t zeros = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, zero))
-            | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, zero)) << 16;
-        uint32_t same = (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v, w))
-            | (uint32_t)_mm_movemask_epi8(_mm_cmpeq_epi8(v2, w2)) << 16;
-        uint32_t stop = (runs_of(zeros, MIN_ZERO_RUN) | runs_of(same, MIN_PIXEL_RUN)) & 0xFFFF;
-        if (stop != 0) return i + (unsigned)__builtin_ctz(stop);
-        i += 16;
+/* The first position from i on whose bit in `mask` is set (`flip` 0) or clear (`flip` all ones), or n when there is
+ * none before n. Bits from n on must be clear. */
+static inline size_t next_bit(const uint64_t *mask, uint64_t flip, size_t i, size_t n) {
+    size_t w = i / 64;
+    uint64_t word = (mask[w] ^ flip) & (~(uint64_t)0 << (i % 64));
+    while (word == 0) {
+        w++;
+        if (64 * w >= n) return n;
+        word = mask[w] ^ flip;
     }
-#endif
-    for (; i < n; i++) {
-        if (i + MIN_ZERO_RUN <= n && zero_length(p + i, MIN_ZERO_RUN) == MIN_ZERO_RUN) break;
-        if (i + MIN_PIXEL_RUN <= n && repeat_length(p + i, bpp, MIN_PIXEL_RUN) == MIN_PIXEL_RUN) break;
-    }
-    return i;
+    size_t at = 64 * w + (size_t)__builtin_ctzll(word);
+    return at < n ? at : n;
 }
 
 /*
- * Tokens for the `n` ≥ 4 filtered bytes at `p`, whose 4 bytes before it hold the stream's preceding bytes: zero runs
- * go to the pending run, repeats of the previous pixel become matches at distance `bpp`, the rest literals.
+ * Tokens for the `n` ≥ 4 filtered bytes at `p`, whose 4 bytes before it hold the stream's preceding bytes: runs of at
+ * least MIN_ZERO_RUN zero bytes go to the pending zero run, repeats of the previous pixel at least MIN_PIXEL_RUN bytes
+ * long become matches at distance `bpp`, the rest literals. A literal run ends where such a run starts; a run that
+ * starts with a zero byte is a zero run (as long as the zeros last), any other a repeat (as long as it lasts).
  */
 static void add_bytes(kf_frame_deflate *d, const uint8_t *p, size_t n) {
     const size_t bpp = d->bpp;
+    uint64_t *zero = d->masks, *same = zero + d->mask_words, *stop = same + d->mask_words;
+    span_masks(d, p, n, zero, same);
+    const size_t words = (n + 63) / 64;
+    for (size_t w = 0; w < words; w++) {
+        stop[w] = runs_of(zero[w], zero[w + 1], MIN_ZERO_RUN) | runs_of(same[w], same[w + 1], MIN_PIXEL_RUN);
+    }
     size_t i = 0;
     while (i < n) {
-        size_t end = literals_end(p, i, n, bpp);
+        size_t end = next_bit(stop, 0, i, n);
         if (end > i) {
             flush_zero_run(d);
             size_t count = end - i;
             reserve(d, count, 0);
-            memcpy(d->literals + d->literal_count, p + i, count);
+            /* Whole 32 bytes at a time: the span's buffer and the literal buffer have room past their ends. */
+            uint8_t *to = d->literals + d->literal_count;
+            for (size_t k = 0; k < count; k += 32) memcpy(to + k, p + i + k, 32);
             d->literal_count += count;
             d->open_literals += count;
-            uint32_t(*table)[256] = d->literal_count_table;
-            size_t k = i;
-            for (; k + 4 <= end; k += 4) {
-                table[0][p[k]]++;
-                table[1][p[k + 1]]++;
-                table[2][p[k + 2]]++;
-                table[3][p[k + 3]]++;
-            }
-            for (; k < end; k++) table[0][p[k]]++;
             i = end;
         } else if (p[i] == 0) {
-            size_t run = zero_length(p + i, n - i);
+            size_t run = next_bit(zero, ~(uint64_t)0, i, n) - i;
             if (d->zero_run == 0) d->zero_before_run = p[i - 1] == 0;
             d->zero_run += run;
             i += run;
         } else {
-            size_t run = repeat_length(p + i, bpp, n - i); /* at least MIN_PIXEL_RUN ≥ 3 */
+            size_t run = next_bit(same, ~(uint64_t)0, i, n) - i; /* at least MIN_PIXEL_RUN ≥ 3 */
             flush_zero_run(d);
             add_matches(d, run, (unsigned)bpp);
             i += run;
@@ -770,38 +875,126 @@ static void add_bytes(kf_frame_deflate *d, const uint8_t *p, size_t n) {
 
 /* MARK: - Rows */
 
-/* The extent [*begin, *end) of nonzero bytes of `row`, widened to multiples of 16 (within the row); empty: 0, 0. */
-static void nonzero_extent(const uint8_t *row, size_t n, size_t *begin, size_t *end) {
-    size_t first = zero_length(row, n);
+#if KF_X86
+static inline int zero_16(const uint8_t *p) {
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)p), _mm_setzero_si128())) == 0xFFFF;
+}
+
+static inline int zero_64(const uint8_t *p) {
+    __m128i any = _mm_or_si128(
+        _mm_or_si128(_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)(p + 16))),
+        _mm_or_si128(_mm_loadu_si128((const __m128i *)(p + 32)), _mm_loadu_si128((const __m128i *)(p + 48))));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(any, _mm_setzero_si128())) == 0xFFFF;
+}
+
+KF_AVX2 static inline int zero_32(const uint8_t *p) {
+    __m256i v = _mm256_loadu_si256((const __m256i *)p);
+    return _mm256_testz_si256(v, v);
+}
+
+KF_AVX2 static inline int zero_128(const uint8_t *p) {
+    __m256i any = _mm256_or_si256(
+        _mm256_or_si256(_mm256_loadu_si256((const __m256i *)p), _mm256_loadu_si256((const __m256i *)(p + 32))),
+        _mm256_or_si256(_mm256_loadu_si256((const __m256i *)(p + 64)), _mm256_loadu_si256((const __m256i *)(p + 96))));
+    return _mm256_testz_si256(any, any);
+}
+
+/* Moves *first past whole zero vectors at the start of the `n` bytes of `row`, and *last back over whole zero vectors
+ * at the end (not below *first); reads only [0, n). */
+static void zero_ends_sse2(const uint8_t *row, size_t n, size_t *first, size_t *last) {
+    size_t i = 0, j = n;
+    while (i + 64 <= n && zero_64(row + i)) i += 64;
+    while (i + 16 <= n && zero_16(row + i)) i += 16;
+    while (j >= i + 64 && zero_64(row + j - 64)) j -= 64;
+    while (j >= i + 16 && zero_16(row + j - 16)) j -= 16;
+    *first = i;
+    *last = j;
+}
+
+KF_AVX2 static void zero_ends_avx2(const uint8_t *row, size_t n, size_t *first, size_t *last) {
+    size_t i = 0, j = n;
+    while (i + 128 <= n && zero_128(row + i)) i += 128;
+    while (i + 32 <= n && zero_32(row + i)) i += 32;
+    while (j >= i + 128 && zero_128(row + j - 128)) j -= 128;
+    while (j >= i + 32 && zero_32(row + j - 32)) j -= 32;
+    *first = i;
+    *last = j;
+}
+#endif
+
+/* The extent [*begin, *end) of nonzero bytes of the `n` bytes of `row`, widened to multiples of 16 (within the row);
+ * empty: 0, 0. Reads only the row. */
+static void nonzero_extent(const kf_frame_deflate *d, const uint8_t *row, size_t n, size_t *begin, size_t *end) {
+    size_t first = 0, last = n;
+#if KF_X86
+    if (d->vectors >= KF_VECTORS_AVX2) {
+        zero_ends_avx2(row, n, &first, &last);
+    } else if (d->vectors >= KF_VECTORS_SSE2) {
+        zero_ends_sse2(row, n, &first, &last);
+    }
+#else
+    (void)d;
+#endif
+    while (first < n && row[first] == 0) first++;
     if (first == n) {
         *begin = *end = 0;
         return;
     }
-    size_t last = n;
-#if KF_SSE2
-    const __m128i zero = _mm_setzero_si128();
-    while (last >= first + 64) {
-        const uint8_t *p = row + last - 64;
-        __m128i any = _mm_or_si128(
-            _mm_or_si128(_mm_loadu_si128((const __m128i *)p), _mm_loadu_si128((const __m128i *)(p + 16))),
-            _mm_or_si128(_mm_loadu_si128((const __m128i *)(p + 32)), _mm_loadu_si128((const __m128i *)(p + 48))));
-        if (_mm_movemask_epi8(_mm_cmpeq_epi8(any, zero)) != 0xFFFF) break;
-        last -= 64;
-    }
-    while (last >= first + 16) {
-        unsigned mask = (unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128((const __m128i *)(row + last - 16)), zero));
-        if (mask != 0xFFFF) {
-            last -= (unsigned)__builtin_clz(~mask & 0xFFFF) - 16;
-            break;
-        }
-        last -= 16;
-    }
-#endif
     while (last > first && row[last - 1] == 0) last--;
     *begin = first & ~(size_t)15;
     size_t rounded = (last + 15) & ~(size_t)15;
     *end = rounded < n ? rounded : n;
 }
+
+#if KF_X86
+#define KF_KERNEL static void filter_kernel_sse2
+#define KF_VECTOR __m128i
+#define KF_WIDTH 16
+#define KF_OP(name) _mm_##name
+#define KF_LOAD _mm_loadu_si128
+#define KF_STORE _mm_storeu_si128
+#define KF_ZERO _mm_setzero_si128
+#define KF_AND _mm_and_si128
+#define KF_OR _mm_or_si128
+#define KF_ANDNOT _mm_andnot_si128
+#define KF_XOR _mm_xor_si128
+#include "frame_filter_kernel.h"
+#undef KF_KERNEL
+#undef KF_VECTOR
+#undef KF_WIDTH
+#undef KF_OP
+#undef KF_LOAD
+#undef KF_STORE
+#undef KF_ZERO
+#undef KF_AND
+#undef KF_OR
+#undef KF_ANDNOT
+#undef KF_XOR
+
+#define KF_KERNEL KF_AVX2 static void filter_kernel_avx2
+#define KF_VECTOR __m256i
+#define KF_WIDTH 32
+#define KF_OP(name) _mm256_##name
+#define KF_LOAD _mm256_loadu_si256
+#define KF_STORE _mm256_storeu_si256
+#define KF_ZERO _mm256_setzero_si256
+#define KF_AND _mm256_and_si256
+#define KF_OR _mm256_or_si256
+#define KF_ANDNOT _mm256_andnot_si256
+#define KF_XOR _mm256_xor_si256
+#include "frame_filter_kernel.h"
+#undef KF_KERNEL
+#undef KF_VECTOR
+#undef KF_WIDTH
+#undef KF_OP
+#undef KF_LOAD
+#undef KF_STORE
+#undef KF_ZERO
+#undef KF_AND
+#undef KF_OR
+#undef KF_ANDNOT
+#undef KF_XOR
+#endif
 
 /* Filters bytes [begin, end) of `row` (above: `up`) with every allowed filter into the candidate buffers and returns
  * the filter whose output has the smallest sum of absolute values (as signed bytes); the first on ties. */
@@ -809,91 +1002,26 @@ static int filter_span(kf_frame_deflate *d, const uint8_t *row, const uint8_t *u
     const size_t bpp = d->bpp;
     const int allowed = d->filters;
     uint64_t cost[FILTER_COUNT] = {0};
-    uint8_t *none_out = d->candidate[FILTER_NONE], *sub_out = d->candidate[FILTER_SUB];
-    uint8_t *up_out = d->candidate[FILTER_UP], *avg_out = d->candidate[FILTER_AVG];
-    uint8_t *paeth_out = d->candidate[FILTER_PAETH];
-    size_t x = begin;
-#if KF_SSE2
-    {
-        const __m128i zero = _mm_setzero_si128(), one = _mm_set1_epi8(1);
-        __m128i c_none = zero, c_sub = zero, c_up = zero, c_avg = zero, c_paeth = zero;
-        __m128i keep = _mm_set1_epi8(-1);
-#define KF_COST(acc, v)                                                                                            \
-    acc = _mm_add_epi64(acc, _mm_sad_epu8(_mm_and_si128(_mm_min_epu8(v, _mm_sub_epi8(zero, v)), keep), zero))
-        for (; x < end; x += 16) {
-            if (end - x < 16) {
-                /* The last, partial vector: bytes past `end` must not count. */
-                keep = _mm_cmplt_epi8(_mm_setr_epi8(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15),
-                                      _mm_set1_epi8((char)(end - x)));
-            }
-            __m128i c = _mm_loadu_si128((const __m128i *)(row + x));
-            __m128i a = _mm_loadu_si128((const __m128i *)(row + x - bpp));
-            __m128i b = _mm_loadu_si128((const __m128i *)(up + x));
-            if (allowed & BIT_NONE) {
-                _mm_storeu_si128((__m128i *)(none_out + x), c);
-                KF_COST(c_none, c);
-            }
-            if (allowed & BIT_SUB) {
-                __m128i v = _mm_sub_epi8(c, a);
-                _mm_storeu_si128((__m128i *)(sub_out + x), v);
-                KF_COST(c_sub, v);
-            }
-            if (allowed & BIT_UP) {
-                __m128i v = _mm_sub_epi8(c, b);
-                _mm_storeu_si128((__m128i *)(up_out + x), v);
-                KF_COST(c_up, v);
-            }
-            if (allowed & BIT_AVG) {
-                __m128i mean = _mm_sub_epi8(_mm_avg_epu8(a, b), _mm_and_si128(_mm_xor_si128(a, b), one));
-                __m128i v = _mm_sub_epi8(c, mean);
-                _mm_storeu_si128((__m128i *)(avg_out + x), v);
-                KF_COST(c_avg, v);
-            }
-            if (allowed & BIT_PAETH) {
-                /* pa = |b − c|, pb = |a − c|, pc = |a + b − 2c| (c: above-left), all in bytes: when b − c and
-                 * a − c have the same sign pc = pa + pb (saturated at 255, which keeps every comparison below
-                 * right), otherwise pc = |pa − pb|. */
-                __m128i ul = _mm_loadu_si128((const __m128i *)(up + x - bpp));
-                __m128i pa = _mm_or_si128(_mm_subs_epu8(b, ul), _mm_subs_epu8(ul, b));
-                __m128i pb = _mm_or_si128(_mm_subs_epu8(a, ul), _mm_subs_epu8(ul, a));
-                __m128i b_below = _mm_cmpeq_epi8(_mm_max_epu8(b, ul), ul); /* b ≤ c */
-                __m128i a_below = _mm_cmpeq_epi8(_mm_max_epu8(a, ul), ul); /* a ≤ c */
-                __m128i same = _mm_cmpeq_epi8(b_below, a_below);
-                __m128i sum = _mm_adds_epu8(pa, pb);
-                __m128i difference = _mm_or_si128(_mm_subs_epu8(pa, pb), _mm_subs_epu8(pb, pa));
-                __m128i pc = _mm_or_si128(_mm_and_si128(same, sum), _mm_andnot_si128(same, difference));
-                __m128i pa_le_pb = _mm_cmpeq_epi8(_mm_min_epu8(pa, pb), pa);
-                __m128i pa_le_pc = _mm_cmpeq_epi8(_mm_min_epu8(pa, pc), pa);
-                __m128i pb_le_pc = _mm_cmpeq_epi8(_mm_min_epu8(pb, pc), pb);
-                __m128i take_a = _mm_and_si128(pa_le_pb, pa_le_pc);
-                __m128i b_or_c = _mm_or_si128(_mm_and_si128(pb_le_pc, b), _mm_andnot_si128(pb_le_pc, ul));
-                __m128i predictor = _mm_or_si128(_mm_and_si128(take_a, a), _mm_andnot_si128(take_a, b_or_c));
-                __m128i v = _mm_sub_epi8(c, predictor);
-                _mm_storeu_si128((__m128i *)(paeth_out + x), v);
-                KF_COST(c_paeth, v);
-            }
-        }
-#undef KF_COST
-        uint64_t lanes[2];
-        __m128i *accumulators[FILTER_COUNT] = {&c_none, &c_sub, &c_up, &c_avg, &c_paeth};
-        for (int f = 0; f < FILTER_COUNT; f++) {
-            _mm_storeu_si128((__m128i *)lanes, *accumulators[f]);
-            cost[f] = lanes[0] + lanes[1];
-        }
-    }
-#else
-    for (; x < end; x++) {
-        unsigned c = row[x], a = row[x - bpp], b = up[x], ul = up[x - bpp];
-        int pa = abs((int)b - (int)ul), pb = abs((int)a - (int)ul), pc = abs((int)a + (int)b - 2 * (int)ul);
-        unsigned predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : ul);
-        uint8_t v[FILTER_COUNT] = {(uint8_t)c, (uint8_t)(c - a), (uint8_t)(c - b), (uint8_t)(c - ((a + b) >> 1)),
-                                   (uint8_t)(c - predictor)};
-        for (int f = 0; f < FILTER_COUNT; f++) {
-            d->candidate[f][x] = v[f];
-            cost[f] += v[f] < 128 ? v[f] : 256u - v[f];
-        }
-    }
+#if KF_X86
+    if (d->vectors >= KF_VECTORS_AVX2) {
+        filter_kernel_avx2(row, up, begin, end, bpp, allowed, d->candidate, cost);
+    } else if (d->vectors >= KF_VECTORS_SSE2) {
+        filter_kernel_sse2(row, up, begin, end, bpp, allowed, d->candidate, cost);
+    } else
 #endif
+    {
+        for (size_t x = begin; x < end; x++) {
+            unsigned c = row[x], a = row[x - bpp], b = up[x], ul = up[x - bpp];
+            int pa = abs((int)b - (int)ul), pb = abs((int)a - (int)ul), pc = abs((int)a + (int)b - 2 * (int)ul);
+            unsigned predictor = (pa <= pb && pa <= pc) ? a : (pb <= pc ? b : ul);
+            uint8_t v[FILTER_COUNT] = {(uint8_t)c, (uint8_t)(c - a), (uint8_t)(c - b),
+                                       (uint8_t)(c - ((a + b) >> 1)), (uint8_t)(c - predictor)};
+            for (int f = 0; f < FILTER_COUNT; f++) {
+                d->candidate[f][x] = v[f];
+                cost[f] += v[f] < 128 ? v[f] : 256u - v[f];
+            }
+        }
+    }
     int best = -1;
     static const int bits[FILTER_COUNT] = {BIT_NONE, BIT_SUB, BIT_UP, BIT_AVG, BIT_PAETH};
     for (int f = 0; f < FILTER_COUNT; f++) {
@@ -910,7 +1038,7 @@ int kf_frame_deflate_row(kf_frame_deflate *d, const uint8_t *source, kf_frame_ro
     row_buffer row = d->previous;
     d->previous = d->current;
     memset(row.bytes + row.begin, 0, row.end - row.begin);
-    nonzero_extent(source, n, &row.begin, &row.end);
+    nonzero_extent(d, source, n, &row.begin, &row.end);
     if (row.end > row.begin) {
         if (convert != NULL) {
             convert(source + row.begin, row.bytes + row.begin, row.end - row.begin, context);

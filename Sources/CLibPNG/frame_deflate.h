@@ -26,8 +26,10 @@ typedef struct kf_frame_deflate kf_frame_deflate;
 kf_frame_deflate *kf_frame_deflate_create(void);
 void kf_frame_deflate_free(kf_frame_deflate *deflate);
 
-/* Starts an image. Returns 0, or nonzero when out of memory. */
-int kf_frame_deflate_begin(kf_frame_deflate *deflate, size_t row_bytes, unsigned bpp, int filters);
+/* Starts an image, using at most the `vectors` instructions (vectors.h's KF_VECTORS_*; more than the CPU has: what
+ * it has; the bytes are the same with any).
+ * Returns 0, or nonzero when out of memory. */
+int kf_frame_deflate_begin(kf_frame_deflate *deflate, size_t row_bytes, unsigned bpp, int filters, int vectors);
 
 /*
  * The next row's pixels. `convert` (may be NULL) turns `count` bytes of `source` — whole pixels, where the row is not

@@ -9,6 +9,8 @@
 
 #include "CLibPNG.h"
 #include "frame_deflate.h"
+#include "unpremultiply.h"
+#include "vectors.h"
 
 #include <png.h>
 #include <setjmp.h>
@@ -83,64 +85,18 @@ static void kf_write_bytes(png_structp png, png_bytep data, size_t length) {
 
 static void kf_flush_bytes(png_structp png) { (void)png; }
 
-/*
- * Reciprocals for unpremultiplying: reciprocal[a] = ceil(2^24 / a). For a premultiplied channel
- * c <= a, n = c * 255 + a / 2 is below 255.5 * a, and (n * reciprocal[a]) >> 24 equals n / a
- * exactly: the product overshoots n / a by less than n / 2^24 < 255.5 * a / 2^24, which stays
- * below 1 / a (the smallest gap between n / a and the next integer) for every a up to 255.
- * A channel above its alpha (not valid premultiplied data) only rounds up into the clamp.
- * The unit tests check all 65,536 (c, a) pairs against the division.
- */
-static void kf_fill_reciprocals(uint32_t reciprocal[256]) {
-    reciprocal[0] = 0;
-    for (uint32_t a = 1; a < 256; a++) reciprocal[a] = ((1u << 24) + a - 1) / a;
-}
-
-/* Whether a pixel is the same in both forms: fully opaque, or all zero. */
-static inline int kf_is_unchanged(uint32_t pixel) {
-    return pixel == 0 || (pixel & 0xFF000000u) == 0xFF000000u;
-}
-
-/* One premultiplied RGBA pixel to straight alpha, rounding to nearest. */
-static inline void kf_unpremultiply_pixel(const uint8_t *s, uint8_t *d, const uint32_t reciprocal[256]) {
-    unsigned a = s[3];
-    if (a == 255) {
-        memcpy(d, s, 4);
-    } else if (a == 0) {
-        memset(d, 0, 4);
-    } else {
-        uint64_t m = reciprocal[a];
-        unsigned half = a / 2u;
-        for (int c = 0; c < 3; c++) {
-            uint64_t value = (((uint64_t)s[c] * 255u + half) * m) >> 24;
-            d[c] = (uint8_t)(value > 255u ? 255u : value);
-        }
-        d[3] = (uint8_t)a;
+/* KF_PNG_VECTORS_* as a KF_VECTORS_* limit (vectors.h). */
+static int kf_vector_limit(int vectors) {
+    switch (vectors) {
+    case KF_PNG_VECTORS_NONE: return KF_VECTORS_NONE;
+    case KF_PNG_VECTORS_SSE2: return KF_VECTORS_SSE2;
+    default: return KF_VECTORS_AVX2;
     }
 }
 
-/* Converts one premultiplied RGBA row to straight alpha. Rendered frames are mostly empty or
- * opaque, so four such pixels in a row are copied as they are. */
-static void kf_unpremultiply_row(const uint8_t *source, uint8_t *destination, uint32_t width,
-                                 const uint32_t reciprocal[256]) {
-    uint32_t i = 0;
-    for (; i + 4 <= width; i += 4) {
-        const uint8_t *s = source + 4 * (size_t)i;
-        uint8_t *d = destination + 4 * (size_t)i;
-        uint32_t p[4];
-        memcpy(p, s, 16);
-        if (kf_is_unchanged(p[0]) & kf_is_unchanged(p[1]) & kf_is_unchanged(p[2]) & kf_is_unchanged(p[3])) {
-            memcpy(d, p, 16);
-        } else {
-            for (int k = 0; k < 4; k++) kf_unpremultiply_pixel(s + 4 * k, d + 4 * k, reciprocal);
-        }
-    }
-    for (; i < width; i++) kf_unpremultiply_pixel(source + 4 * (size_t)i, destination + 4 * (size_t)i, reciprocal);
-}
-
-/* kf_unpremultiply_row as the frame compressor calls it: `count` bytes (whole pixels), the reciprocals as context. */
+/* kf_unpremultiply_row as the frame compressor calls it: `count` bytes (whole pixels), the tables as context. */
 static void kf_unpremultiply_bytes(const uint8_t *source, uint8_t *destination, size_t count, const void *context) {
-    kf_unpremultiply_row(source, destination, (uint32_t)(count / 4), (const uint32_t *)context);
+    kf_unpremultiply_row((const kf_unpremultiply *)context, source, destination, count / 4);
 }
 
 int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t stride,
@@ -177,8 +133,9 @@ int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
             return 1;
         }
     }
-    uint32_t reciprocal[256];
-    if (scratch != NULL) kf_fill_reciprocals(reciprocal);
+    const int vectors = kf_vector_limit(options->vectors);
+    kf_unpremultiply unpremultiply;
+    if (scratch != NULL) kf_unpremultiply_prepare(&unpremultiply, vectors);
     kf_png_failure failure;
     failure.last_warning[0] = '\0';
     failure.message = message;
@@ -220,12 +177,18 @@ int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
             if (deflate == NULL) png_error(png, "out of memory");
             out->workspace = deflate;
         }
-        if (kf_frame_deflate_begin(deflate, channels * (size_t)width, (unsigned)channels, options->filters)) {
+        const size_t row_bytes = channels * (size_t)width;
+        if (kf_frame_deflate_begin(deflate, row_bytes, (unsigned)channels, options->filters, vectors)) {
             png_error(png, "out of memory");
         }
         for (uint32_t y = 0; y < height; y++) {
             const uint8_t *row = pixels + (size_t)y * stride;
-            int failed = scratch != NULL ? kf_frame_deflate_row(deflate, row, kf_unpremultiply_bytes, reciprocal)
+            /* The next row is asked for while this one is compressed (rows are often whole pages, where the
+             * hardware's prefetching stops). */
+            if (y + 1 < height) {
+                for (size_t offset = 0; offset < row_bytes; offset += 64) __builtin_prefetch(row + stride + offset);
+            }
+            int failed = scratch != NULL ? kf_frame_deflate_row(deflate, row, kf_unpremultiply_bytes, &unpremultiply)
                                          : kf_frame_deflate_row(deflate, row, NULL, NULL);
             if (failed) png_error(png, "out of memory");
         }
@@ -249,7 +212,7 @@ int kf_png_encode(const uint8_t *pixels, uint32_t width, uint32_t height, size_t
         for (uint32_t y = 0; y < height; y++) {
             const uint8_t *row = pixels + (size_t)y * stride;
             if (scratch != NULL) {
-                kf_unpremultiply_row(row, scratch, width, reciprocal);
+                kf_unpremultiply_row(&unpremultiply, row, scratch, width);
                 png_write_row(png, scratch);
             } else {
                 png_write_row(png, (png_const_bytep)row);

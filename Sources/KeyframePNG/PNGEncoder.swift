@@ -72,7 +72,7 @@ public struct PNGEncoder: Sendable {
         var settings = kf_png_encode_options(
             compression_level: Int32(clamping: options.compressionLevel), filters: options.filters.rawValue,
             strategy: options.strategy.rawValue, layout: layout.rawValue, interlaced: options.interlaced ? 1 : 0,
-            compressor: options.compressor.rawValue)
+            compressor: options.compressor.rawValue, vectors: options.vectorInstructions.rawValue)
         var message = [CChar](repeating: 0, count: Int(KF_PNG_MESSAGE_CAPACITY))
         let status = pixels.withUnsafeBufferPointer { px in
             withUnsafeMutablePointer(to: &out.buffer) { buffer in

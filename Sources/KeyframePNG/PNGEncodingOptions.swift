@@ -17,6 +17,9 @@ public struct PNGEncodingOptions: Sendable, Hashable {
     public var interlaced: Bool
     /// What compresses the image data; ``compressionLevel`` and ``strategy`` apply to ``PNGCompressor/zlib`` only.
     public var compressor: PNGCompressor
+    /// The widest vector instructions the encoder may use (the widest the CPU has unless limited). The bytes never
+    /// depend on it; tests and the fuzzer limit it to check that every path writes the same bytes.
+    @_spi(Testing) public var vectorInstructions: PNGVectorInstructions = .best
 
     /// Creates options.
     public init(
@@ -65,6 +68,18 @@ public enum PNGCompressor: Int32, Sendable, Hashable {
     /// (docs/raster.md § PNG encoding). Transparent areas cost almost nothing. Not for interlaced images (which zlib
     /// compresses).
     case frames = 1
+}
+
+/// Vector instructions the PNG encoder may use, at most (see ``PNGEncodingOptions/vectorInstructions``).
+@_spi(Testing) public enum PNGVectorInstructions: Int32, Sendable, Hashable, CaseIterable {
+    /// The widest the CPU has.
+    case best = 0
+    /// Plain C.
+    case none = 1
+    /// At most SSE2 (x86-64).
+    case sse2 = 2
+    /// At most AVX2 (x86-64).
+    case avx2 = 3
 }
 
 /// A set of PNG row filters.

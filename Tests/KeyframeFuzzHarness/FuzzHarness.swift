@@ -2,7 +2,7 @@ import KeyframeEngine
 import KeyframeImport
 import KeyframeJSON
 import KeyframeModel
-import KeyframePNG
+@_spi(Testing) import KeyframePNG
 import KeyframeRaster
 import KeyframeRender
 
@@ -129,7 +129,8 @@ public enum FuzzHarness {
 
     /// The fast preset's compressor on an image made of `bytes`: the first four choose the width (1–256), height
     /// (1–64), pixel layout and filter set, the rest are the pixels (repeated to fill the image, so short inputs give
-    /// runs and repeats). libpng must read back exactly the samples it reads from zlib's encoding of the same pixels.
+    /// runs and repeats). libpng must read back exactly the samples it reads from zlib's encoding of the same pixels,
+    /// and every vector path (plain C, SSE2, the widest the CPU has) must write the same bytes.
     public static func pngEncode(_ bytes: [UInt8]) {
         guard bytes.count >= 4 else { return }
         let width = 1 + Int(bytes[0]), height = 1 + Int(bytes[1] & 63)
@@ -156,6 +157,13 @@ public enum FuzzHarness {
         }
         precondition(decoded.pixels == expected.pixels,
                      "the frames compressor changed the samples of a \(width)×\(height) \(layout) image")
+        for vectors in [PNGVectorInstructions.none, .sse2] {
+            frames.options.vectorInstructions = vectors
+            guard let bytes = try? frames.encode(pixels: pixels, width: width, height: height, layout: layout) else {
+                preconditionFailure("a \(width)×\(height) \(layout) image cannot be encoded with \(vectors) vectors")
+            }
+            precondition(bytes == png, "\(vectors) vectors write other bytes for a \(width)×\(height) \(layout) image")
+        }
     }
 
     /// Reads a normalized document and renders its first clip at its first and a middle frame into a 32 × 32 frame

@@ -1,4 +1,4 @@
-import KeyframePNG
+@_spi(Testing) import KeyframePNG
 import KeyframeRaster
 import KeyframeTestSupport
 import XCTest
@@ -6,12 +6,14 @@ import XCTest
 /// The fast preset's own compressor (`PNGCompressor.frames`): every file it writes must decode, through libpng, to
 /// exactly the samples that libpng's own zlib path stores for the same pixels — for every layout, filter set and
 /// shape of content, including the rows and runs its shortcuts are about (empty rows, transparent margins, long zero
-/// runs, repeated pixels) and sizes around its vector widths.
+/// runs, repeated pixels) and sizes around its vector widths — and its plain C, SSE2 and widest vector paths must
+/// write the same bytes.
 final class FramesCompressorTests: XCTestCase {
     /// The reference: libpng with zlib, no filter, level 0.
     static let reference = PNGEncodingOptions(compressionLevel: 0, filters: .none, strategy: .default)
 
-    /// Encodes with both compressors and compares the stored samples libpng reads back.
+    /// Encodes with both compressors and compares the stored samples libpng reads back; the frames compressor's vector
+    /// paths must agree byte for byte.
     private func assertSameSamples(_ pixels: [UInt8], width: Int, height: Int, layout: PNGPixelLayout,
                                    filters: PNGFilters, _ label: String,
                                    file: StaticString = #filePath, line: UInt = #line) throws {
@@ -19,6 +21,11 @@ final class FramesCompressorTests: XCTestCase {
             compressionLevel: 1, filters: filters, strategy: .default, compressor: .frames))
         var zlib = PNGEncoder(options: Self.reference)
         let png = try frames.encode(pixels: pixels, width: width, height: height, layout: layout)
+        for vectors in [PNGVectorInstructions.none, .sse2] {
+            frames.options.vectorInstructions = vectors
+            let bytes = try frames.encode(pixels: pixels, width: width, height: height, layout: layout)
+            XCTAssertTrue(bytes == png, "\(label): \(vectors) vectors write other bytes", file: file, line: line)
+        }
         let expected = try PNGDecoder().decodeStraight(zlib.encode(pixels: pixels, width: width, height: height,
                                                                    layout: layout))
         let decoded: (width: Int, height: Int, pixels: [UInt8])
@@ -75,8 +82,8 @@ final class FramesCompressorTests: XCTestCase {
     }
 
     func testEveryLayoutFilterSetAndContentMatchesZlib() throws {
-        let sizes = [(1, 1), (1, 9), (2, 3), (3, 1), (4, 4), (5, 7), (15, 2), (16, 5), (17, 3), (33, 17), (64, 64),
-                     (111, 37)]
+        let sizes = [(1, 1), (1, 9), (2, 3), (3, 1), (4, 4), (5, 7), (8, 3), (15, 2), (16, 5), (17, 3), (31, 4),
+                     (33, 17), (64, 64), (111, 37), (129, 3)]
         let filterSets: [PNGFilters] = [.none, .sub, .up, .average, .paeth, [.sub, .up, .paeth], .all]
         var cases = 0
         for layout in PNGPixelLayout.allCases {
@@ -94,7 +101,7 @@ final class FramesCompressorTests: XCTestCase {
                 }
             }
         }
-        XCTAssertEqual(cases, 5 * 12 * 5 * 7)
+        XCTAssertEqual(cases, 5 * 15 * 5 * 7)
     }
 
     /// Premultiplied pixels whose colour exceeds their alpha are not valid, but are stored as zlib's path stores them

@@ -1,5 +1,5 @@
 import Foundation
-import KeyframePNG
+@_spi(Testing) import KeyframePNG
 import KeyframeRaster
 import XCTest
 
@@ -25,8 +25,9 @@ final class PNGEncoderTests: XCTestCase {
     }
 
     /// Every (channel, alpha) pair is converted to straight alpha exactly as `(c · 255 + a / 2) / a`
-    /// (clamped to 255; 0 for a = 0): the encoder divides by multiplying with a reciprocal, and this
-    /// checks all 65,536 pairs, including channels above their alpha, against the division.
+    /// (clamped to 255; 0 for a = 0): the encoder's plain C path multiplies with a 24-bit reciprocal,
+    /// its AVX2 path with a single-precision one, and this checks all 65,536 pairs, including channels
+    /// above their alpha, against the integer division on every path.
     func testUnpremultiplyMatchesIntegerDivisionForEveryPair() throws {
         var premultiplied = [UInt8](repeating: 0, count: 256 * 256 * 4)
         for a in 0..<256 {
@@ -39,8 +40,17 @@ final class PNGEncoderTests: XCTestCase {
             }
         }
         let image = try XCTUnwrap(Bitmap(width: 256, height: 256, premultipliedRGBA: premultiplied))
-        var encoder = PNGEncoder(options: PNGEncodingOptions(compressionLevel: 0, filters: .none, strategy: .default))
-        let rows = try Self.storedRows(of: encoder.encode(image), rowBytes: 256 * 4, height: 256)
+        for vectors in PNGVectorInstructions.allCases {
+            var options = PNGEncodingOptions(compressionLevel: 0, filters: .none, strategy: .default)
+            options.vectorInstructions = vectors
+            var encoder = PNGEncoder(options: options)
+            let rows = try Self.storedRows(of: encoder.encode(image), rowBytes: 256 * 4, height: 256)
+            Self.assertDivision(rows, "\(vectors) vectors")
+        }
+    }
+
+    /// Checks rows written from `testUnpremultiplyMatchesIntegerDivisionForEveryPair`'s image.
+    private static func assertDivision(_ rows: [[UInt8]], _ label: String) {
         var mismatches = 0
         for a in 0..<256 {
             for c in 0..<256 {
@@ -49,13 +59,15 @@ final class PNGEncoderTests: XCTestCase {
                     let expected = a == 0 ? 0 : min(255, (value * 255 + a / 2) / a)
                     if Int(stored[1 + c * 4 + channel]) != expected {
                         mismatches += 1
-                        if mismatches < 10 { XCTFail("c \(value) a \(a): \(stored[1 + c * 4 + channel]) ≠ \(expected)") }
+                        if mismatches < 10 {
+                            XCTFail("\(label): c \(value) a \(a): \(stored[1 + c * 4 + channel]) ≠ \(expected)")
+                        }
                     }
                 }
-                XCTAssertEqual(Int(stored[1 + c * 4 + 3]), a)
+                XCTAssertEqual(Int(stored[1 + c * 4 + 3]), a, label)
             }
         }
-        XCTAssertEqual(mismatches, 0)
+        XCTAssertEqual(mismatches, 0, label)
     }
 
     /// The rows of a PNG written at zlib level 0 without filters: IDAT payloads joined, the zlib

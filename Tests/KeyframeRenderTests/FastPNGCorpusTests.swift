@@ -2,16 +2,17 @@ import Dispatch
 import Foundation
 import KeyframeImport
 import KeyframeModel
-import KeyframePNG
+@_spi(Testing) import KeyframePNG
 import KeyframeRaster
 import KeyframeRender
 import KeyframeTestSupport
 import XCTest
 
 /// The fast PNG preset on every frame of every clip of every corpus export: libpng must read each file back to
-/// exactly the frame it was written from (the samples' frames are checked in `BufferReuseTests`). Frames are scaled to
-/// fit 128 × 128 to keep the 4,000 frames quick in a debug build; the compressor sees the same kinds of rows at any
-/// size, and `FramesCompressorTests` covers sizes, layouts and wide rows.
+/// exactly the frame it was written from (the samples' frames are checked in `BufferReuseTests`), and the plain C
+/// path must write the bytes the widest vector path writes. Frames are scaled to fit 128 × 128 to keep the 4,000
+/// frames quick in a debug build; the compressor sees the same kinds of rows at any size, and
+/// `FramesCompressorTests` covers sizes, layouts and wide rows.
 final class FastPNGCorpusTests: XCTestCase {
     func testEveryCorpusFrameReadsBackExactly() throws {
         let exports = try ["animate_atlas", "dragonbones", "flump", "flump_xml"].flatMap { try TestPaths.corpus($0) }
@@ -38,6 +39,8 @@ final class FastPNGCorpusTests: XCTestCase {
         var renderer = FrameRenderer()
         var frame = Bitmap(width: 0, height: 0)
         var encoder = PNGEncoder(options: .fast)
+        var plain = PNGEncoder(options: .fast)
+        plain.options.vectorInstructions = .none
         var frames = 0
         var failures: [String] = []
         for clip in document.clips {
@@ -52,6 +55,9 @@ final class FastPNGCorpusTests: XCTestCase {
                                              into: &frame)
                 let png = try encoder.encode(frame)
                 if try PNGDecoder().decode(png) != frame { failures.append("\(name)/\(clip.name) frame \(plan.number)") }
+                if try plain.encode(frame) != png {
+                    failures.append("\(name)/\(clip.name) frame \(plan.number): plain C wrote other bytes")
+                }
                 frames += 1
             }
         }
@@ -59,7 +65,8 @@ final class FastPNGCorpusTests: XCTestCase {
     }
 
     /// On real frames the fast preset's files are no larger than 1.1× zlib level 1 with the best filter setting
-    /// for each frame (the goal of issue 27, measured at full size by `keyframe bench png`).
+    /// for each frame (the goal of issue 27, measured at full size by `keyframe bench png`), and every vector path
+    /// writes the same bytes at this size too.
     func testFastFilesStayWithinATenthOfZlibLevelOneWithTheBestFilter() throws {
         let filters: [PNGFilters] = [.none, .sub, .up, .average, .paeth, .all]
         let zlib = [PNGCompressionStrategy.default, .runLength].flatMap { strategy in
@@ -78,7 +85,12 @@ final class FastPNGCorpusTests: XCTestCase {
             for plan in plans.prefix(1) {
                 renderer.render(plan, scenes: [scene], framing: framing, background: .transparent, into: &frame)
                 var encoder = PNGEncoder(options: .fast)
-                fast += try encoder.encode(frame).count
+                let png = try encoder.encode(frame)
+                fast += png.count
+                for vectors in [PNGVectorInstructions.none, .sse2] {
+                    encoder.options.vectorInstructions = vectors
+                    XCTAssertTrue(try encoder.encode(frame) == png, "\(export.lastPathComponent): \(vectors) vectors")
+                }
                 best += try zlib.map { options in
                     var encoder = PNGEncoder(options: options)
                     return try encoder.encode(frame).count

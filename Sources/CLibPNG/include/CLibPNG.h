@@ -43,6 +43,15 @@ enum {
     KF_PNG_COMPRESSOR_FRAMES = 1 /* Keyframe's encoder for rendered frames (frame_deflate.h); not interlaced */
 };
 
+/* The widest vector instructions the encoder may use. The bytes written never depend on it: every path computes the
+ * same integers (tests compare them); only the speed does. */
+enum {
+    KF_PNG_VECTORS_BEST = 0, /* the widest this CPU has */
+    KF_PNG_VECTORS_NONE = 1, /* plain C */
+    KF_PNG_VECTORS_SSE2 = 2, /* at most SSE2 (x86-64) */
+    KF_PNG_VECTORS_AVX2 = 3  /* at most AVX2 (x86-64) */
+};
+
 /* Pixel layouts the encoder accepts (8 bits per sample). */
 enum {
     KF_PNG_LAYOUT_RGBA_PREMULTIPLIED = 0, /* converted to straight RGBA row by row */
@@ -59,6 +68,7 @@ typedef struct kf_png_encode_options {
     int layout;            /* KF_PNG_LAYOUT_* of the input pixels */
     int interlaced;        /* nonzero: Adam7 (always zlib) */
     int compressor;        /* KF_PNG_COMPRESSOR_* */
+    int vectors;           /* KF_PNG_VECTORS_*: the widest vector instructions the encoder may use */
 } kf_png_encode_options;
 
 /* A growable output buffer owned by C, with the encoder's working memory; reuse it across frames, release it with
