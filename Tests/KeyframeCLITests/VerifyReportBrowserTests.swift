@@ -122,7 +122,7 @@ final class VerifyReportBrowserTests: XCTestCase {
         let first = try chromium.evaluate("document.querySelector('.stage .which').textContent") as? String
         try chromium.wait(for: "document.querySelector('.stage .which').textContent !== '\(first ?? "")'", timeout: 5)
         // Zoom to the change: the largest power of two up to 16× at which the 20 × 8 area fits the window.
-        try chromium.evaluate("""
+        _ = try chromium.evaluate("""
             document.querySelector('button[data-mode=swipe]').click(); document.querySelector('button.to-change').click()
             """)
         XCTAssertEqual(try chromium.evaluate("document.querySelector('section.frame').dataset.zoom") as? String, "16")
