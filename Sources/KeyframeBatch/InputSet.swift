@@ -8,8 +8,11 @@ struct InputSet {
     let cache: BatchStatCache
     /// Digests known so far, by relative path.
     private(set) var digests: [String: String] = [:]
-    /// Files read so far, by relative path.
-    private var snapshots: [String: InputSnapshot] = [:]
+    /// Files read so far, by relative path, with their standardized absolute paths.
+    private var snapshots: [String: (path: String, snapshot: InputSnapshot)] = [:]
+    /// Standardized absolute paths by relative path, worked out once per file (standardizing a URL costs about as
+    /// much as hashing a small input).
+    private var paths: [String: String] = [:]
 
     init(export: BatchExport, cache: BatchStatCache) {
         self.export = export
@@ -24,7 +27,7 @@ struct InputSet {
     /// The digest of `file`: from the stat cache when its status is unchanged, else by reading it.
     mutating func digest(_ file: String) throws(Failure) -> String {
         if let known = digests[file] { return known }
-        if let cached = cache.digest(of: path(file)) {
+        if let cached = cache.digest(of: standardizedPath(file)) {
             digests[file] = cached
             return cached
         }
@@ -41,24 +44,27 @@ struct InputSet {
     /// The bytes read, by standardized absolute path (what ``KeyframeImport/Importer`` takes as `preloaded`).
     var bytesByPath: [String: [UInt8]] {
         var result: [String: [UInt8]] = [:]
-        for (file, snapshot) in snapshots { result[path(file)] = snapshot.bytes }
+        for (_, read) in snapshots { result[read.path] = read.snapshot.bytes }
         return result
     }
 
     @discardableResult
     private mutating func read(_ file: String) throws(Failure) -> InputSnapshot {
-        let full = path(file)
+        let full = standardizedPath(file)
         let snapshot: InputSnapshot
         do { snapshot = try InputSnapshot.read(full) } catch {
             throw Failure(message: "\(file): cannot be read: \(error.reason)")
         }
         cache.record(full, snapshot)
-        snapshots[file] = snapshot
+        snapshots[file] = (full, snapshot)
         digests[file] = snapshot.digest
         return snapshot
     }
 
-    private func path(_ file: String) -> String {
-        export.inputFolder.appendingPathComponent(file).standardizedFileURL.path
+    private mutating func standardizedPath(_ file: String) -> String {
+        if let known = paths[file] { return known }
+        let full = export.inputFolder.appendingPathComponent(file).standardizedFileURL.path
+        paths[file] = full
+        return full
     }
 }
