@@ -7,9 +7,9 @@ import KeyframeRaster
 ///
 /// Every frame is a pure function of its plan, so the bytes written do not depend on the number of workers or the
 /// order in which they finish. Each worker keeps its own ``FrameRenderer``, frame buffer and PNG encoder, so buffers
-/// are reused from frame to frame. A frame equal pixel for pixel to one already encoded in the run (a held pose, a
-/// loop coming round) is not encoded again: it gets that frame's bytes (``EncodedPictureCache``), which are the bytes
-/// encoding it would give. Files are written atomically (temporary file, then rename).
+/// are reused from frame to frame. A frame whose poses equal those of a frame already drawn in the run (a held pose,
+/// a loop coming round) is neither drawn nor encoded again: it gets that frame's bytes, which are the bytes drawing
+/// and encoding it would give (``RenderedFrameCache``). Files are written atomically (temporary file, then rename).
 public struct BatchRenderer: Sendable {
     /// What a finished frame leaves behind.
     public struct Result: Sendable {
@@ -19,7 +19,7 @@ public struct BatchRenderer: Sendable {
         public var path: String?
         /// A reduced copy for the contact sheet, when asked for.
         public var thumbnail: Bitmap?
-        /// Whether the frame's PNG bytes were those of an equal frame encoded earlier in the run.
+        /// Whether the frame's PNG bytes were those of a frame with the same poses drawn earlier in the run.
         public var reused = false
     }
 
@@ -35,8 +35,8 @@ public struct BatchRenderer: Sendable {
     public var jobs: Int
     /// The longest side of contact-sheet thumbnails; `nil` makes none.
     public var thumbnailSide: Int?
-    /// Whether a frame equal to one already encoded gets its bytes instead of being encoded again (the files are the
-    /// same either way; benchmarks turn it off to measure what it saves).
+    /// Whether a frame with the same poses as one already drawn gets its bytes instead of being drawn and encoded
+    /// again (the files are the same either way; benchmarks turn it off to measure what it saves).
     public var reusesIdenticalFrames = true
 
     public init(scenes: [RenderScene], framing: Framing, background: RGBAColor = .transparent,
@@ -64,25 +64,48 @@ public struct BatchRenderer: Sendable {
         // slowed by heavier frames or by other processes does not hold the others up. Every frame
         // is rendered and written on its own, so the files do not depend on which worker drew them.
         let queue = FrameQueue(count: plans.count)
-        let cache = reusesIdenticalFrames && folder != nil ? EncodedPictureCache() : nil
+        let cache = reusesIdenticalFrames && folder != nil ? RenderedFrameCache() : nil
         let work: @Sendable (Int) -> Void = { _ in
             var renderer = FrameRenderer()
             var frame = Bitmap(width: 0, height: 0)
             var encoder = PNGEncoder(options: png)
             while let index = queue.next() {
                 let plan = plans[index]
-                renderer.renderReusingBuffer(plan, scenes: scenes, framing: framing, background: background,
-                                             into: &frame)
                 var result = Result(plan: plan, path: nil, thumbnail: nil)
                 var failure: RenderError? = nil
+                let layers = plan.layers.filter { scenes.indices.contains($0.scene) }
+                    .map { RenderedFrameCache.Layer(scene: $0.scene, pose: $0.pose(in: scenes[$0.scene])) }
+                var claim: RenderedFrameCache.Claim? = nil
+                if let folder, let cache {
+                    switch cache.look(up: layers) {
+                    case .drawn(let known):
+                        // Drawn before: its bytes and thumbnail, and the worker's buffer left as it was.
+                        let path = folder.appendingPathComponent(fileName(plan)).path
+                        if let error = BatchRenderer.store(known.png, to: path) { failure = error } else { result.path = path }
+                        result.reused = true
+                        result.thumbnail = known.thumbnail
+                        collector.finish(index, result, failure, progress: progress)
+                        continue
+                    case .yours(let yours):
+                        claim = yours
+                    }
+                }
+                renderer.renderReusingBuffer(layers: layers.map { (pose: $0.pose, library: scenes[$0.scene].library) },
+                                             framing: framing, background: background, into: &frame)
+                if let side = thumbnailSide { result.thumbnail = Thumbnail.make(from: frame, longestSide: side) }
                 if let folder {
                     let path = folder.appendingPathComponent(fileName(plan)).path
-                    let written = BatchRenderer.write(frame, inked: renderer.inkedRegion, background: background,
-                                                      to: path, cache: cache, encoder: &encoder)
-                    result.reused = written.reused
-                    if let error = written.failure { failure = error } else { result.path = path }
+                    do throws(PNGError) {
+                        let bytes = try encoder.encode(frame)
+                        if let error = BatchRenderer.store(bytes, to: path) { failure = error } else { result.path = path }
+                        // The bytes are the frame's even when writing them failed; a frame equal to it may still be
+                        // written elsewhere.
+                        if let claim { cache?.fulfil(claim, with: RenderedFrameCache.Frame(png: bytes, thumbnail: result.thumbnail)) }
+                    } catch {
+                        failure = RenderError(.output(path: path, reason: error.message))
+                        if let claim { cache?.abandon(claim) }
+                    }
                 }
-                if let side = thumbnailSide { result.thumbnail = Thumbnail.make(from: frame, longestSide: side) }
                 collector.finish(index, result, failure, progress: progress)
             }
         }
@@ -96,28 +119,14 @@ public struct BatchRenderer: Sendable {
 }
 
 extension BatchRenderer {
-    /// Writes `frame` as a PNG to `path`: the bytes of an equal frame encoded before when `cache` has one, else
-    /// encoded with `encoder`. Returns whether the bytes were reused, or the failure.
-    static func write(_ frame: Bitmap, inked: PixelRect?, background: RGBAColor, to path: String,
-                      cache: EncodedPictureCache?, encoder: inout PNGEncoder) -> (reused: Bool, failure: RenderError?)
-    {
-        guard let cache else {
-            do { try encoder.write(frame, to: path) } catch {
-                return (false, RenderError(.output(path: path, reason: error.message)))
-            }
-            return (false, nil)
-        }
-        let encoded: (png: [UInt8], reused: Bool)
-        do { encoded = try cache.png(for: frame, inked: inked, background: background, encoder: &encoder) } catch {
-            return (false, RenderError(.output(path: path, reason: error.message)))
-        }
-        let failure: RenderError? = encoded.png.withUnsafeBytes { raw in
+    /// Writes PNG bytes to `path` atomically; the failure, if any.
+    static func store(_ png: [UInt8], to path: String) -> RenderError? {
+        png.withUnsafeBytes { raw in
             do throws(FileWriteError) { try AtomicFile.store(raw, to: path) } catch {
                 return RenderError(.output(path: path, reason: error.reason))
             }
             return nil
         }
-        return (encoded.reused, failure)
     }
 }
 

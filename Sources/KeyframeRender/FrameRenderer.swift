@@ -51,14 +51,21 @@ public struct FrameRenderer: Sendable {
     /// result is the same as ``render(_:scenes:framing:background:into:)``'s.
     public mutating func renderReusingBuffer(_ plan: FramePlan, scenes: [RenderScene], framing: Framing,
                                              background: RGBAColor, into frame: inout Bitmap) {
+        let layers = plan.layers.filter { scenes.indices.contains($0.scene) }
+            .map { (pose: $0.pose(in: scenes[$0.scene]), library: scenes[$0.scene].library) }
+        renderReusingBuffer(layers: layers, framing: framing, background: background, into: &frame)
+    }
+
+    /// Renders poses already sampled, back to front, into the buffer this renderer filled last time (see
+    /// ``renderReusingBuffer(_:scenes:framing:background:into:)``).
+    public mutating func renderReusingBuffer(layers: [(pose: Pose, library: AtlasLibrary)], framing: Framing,
+                                             background: RGBAColor, into frame: inout Bitmap) {
         beginReusing(&frame, framing: framing, background: background)
         var ink = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        for layer in plan.layers where scenes.indices.contains(layer.scene) {
-            let scene = scenes[layer.scene]
-            let pose = layer.pose(in: scene)
+        for (pose, library) in layers {
             ink = ink.union(FilterLayout(pose: pose, view: framing.rootToDevice)
-                .bounds(of: pose.items[...], within: nil, library: scene.library, view: framing.rootToDevice))
-            draw(pose, library: scene.library, framing: framing, into: &frame)
+                .bounds(of: pose.items[...], within: nil, library: library, view: framing.rootToDevice))
+            draw(pose, library: library, framing: framing, into: &frame)
         }
         previousInk = ink.intersection(frame.bounds)
     }

@@ -330,7 +330,7 @@ final class BazelRuleTests: XCTestCase {
 
             """.utf8).write(to: config)
         let logURL = folder.appendingPathComponent("server.log")
-        FileManager.default.createFile(atPath: logURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: bgd[0])
