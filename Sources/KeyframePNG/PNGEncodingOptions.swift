@@ -34,9 +34,9 @@ public struct PNGEncodingOptions: Sendable, Hashable {
     }
 
     /// Previews and frame dumps: Keyframe's compressor for rendered frames, each row filtered with sub, up or Paeth
-    /// (whichever leaves the smallest values). On rendered corpus frames, a quarter to a sixth of the time of zlib
-    /// level 1 with the up filter and run-length strategy, in 0.98–0.99× the bytes of zlib level 1 with the best filter
-    /// (docs/performance.md).
+    /// (whichever leaves the smallest values). On rendered corpus frames, a seventh to an eleventh of the time of
+    /// zlib level 1 with the up filter and run-length strategy, in about 0.98× the bytes of zlib level 1 with the best
+    /// filter (docs/performance.md).
     public static let fast = PNGEncodingOptions(
         compressionLevel: 1, filters: [.sub, .up, .paeth], strategy: .runLength, compressor: .frames)
     /// Exported assets: zlib level 6, adaptive filters, default strategy.
