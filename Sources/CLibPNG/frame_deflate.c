@@ -959,17 +959,6 @@ static void nonzero_extent(const kf_frame_deflate *d, const uint8_t *row, size_t
 #define KF_ANDNOT _mm_andnot_si128
 #define KF_XOR _mm_xor_si128
 #include "frame_filter_kernel.h"
-#undef KF_KERNEL
-#undef KF_VECTOR
-#undef KF_WIDTH
-#undef KF_OP
-#undef KF_LOAD
-#undef KF_STORE
-#undef KF_ZERO
-#undef KF_AND
-#undef KF_OR
-#undef KF_ANDNOT
-#undef KF_XOR
 
 #define KF_KERNEL KF_AVX2 static void filter_kernel_avx2
 #define KF_VECTOR __m256i
@@ -983,17 +972,6 @@ static void nonzero_extent(const kf_frame_deflate *d, const uint8_t *row, size_t
 #define KF_ANDNOT _mm256_andnot_si256
 #define KF_XOR _mm256_xor_si256
 #include "frame_filter_kernel.h"
-#undef KF_KERNEL
-#undef KF_VECTOR
-#undef KF_WIDTH
-#undef KF_OP
-#undef KF_LOAD
-#undef KF_STORE
-#undef KF_ZERO
-#undef KF_AND
-#undef KF_OR
-#undef KF_ANDNOT
-#undef KF_XOR
 #endif
 
 /* Filters bytes [begin, end) of `row` (above: `up`) with every allowed filter into the candidate buffers and returns

@@ -3,7 +3,8 @@
  * this file once per width, with these defined:
  *   KF_KERNEL       the function's name (and attributes);  KF_VECTOR  the vector type;  KF_WIDTH  its bytes;
  *   KF_OP(name)     the width's intrinsic for an element operation (_mm_name, _mm256_name);
- *   KF_LOAD, KF_STORE, KF_ZERO, KF_AND, KF_OR, KF_ANDNOT   the width's whole-vector intrinsics.
+ *   KF_LOAD, KF_STORE, KF_ZERO, KF_AND, KF_OR, KF_ANDNOT, KF_XOR   the width's whole-vector intrinsics.
+ * and undefines them at its end, so that the next width can define them again.
  *
  * Filters bytes [begin, end) of `row` (above: `up`; both readable from bpp bytes before begin to KF_WIDTH − 1 bytes
  * past end) with every `allowed` filter into `candidate` (writable that far past end) and adds each filter's sum of
@@ -83,3 +84,15 @@ KF_KERNEL(const uint8_t *row, const uint8_t *up, size_t begin, size_t end, size_
         for (int k = 0; k < KF_WIDTH / 8; k++) cost[f] += lanes[k];
     }
 }
+
+#undef KF_KERNEL
+#undef KF_VECTOR
+#undef KF_WIDTH
+#undef KF_OP
+#undef KF_LOAD
+#undef KF_STORE
+#undef KF_ZERO
+#undef KF_AND
+#undef KF_OR
+#undef KF_ANDNOT
+#undef KF_XOR

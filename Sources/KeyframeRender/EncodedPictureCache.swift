@@ -51,9 +51,7 @@ public final class EncodedPictureCache: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var entries: [Key: [Entry]] = [:]
-    private var finished: [Entry?] = []  // oldest first; nil once forgotten
-    private var firstFinished = 0
-    private var storedBytes = 0
+    private var finished: OldestFirst<Entry>
     private var counts = Counts()
     private let hash: @Sendable (Bitmap, PixelRect) -> UInt64
 
@@ -67,6 +65,7 @@ public final class EncodedPictureCache: @unchecked Sendable {
     init(byteLimit: Int, hash: @escaping @Sendable (Bitmap, PixelRect) -> UInt64) {
         self.byteLimit = max(0, byteLimit)
         self.hash = hash
+        finished = OldestFirst(byteLimit: byteLimit)
     }
 
     /// The pictures encoded and reused so far.
@@ -126,20 +125,7 @@ public final class EncodedPictureCache: @unchecked Sendable {
         condition.lock()
         entry.png = png
         counts.encoded += 1
-        finished.append(entry)
-        storedBytes += entry.bytes
-        while storedBytes > byteLimit, firstFinished < finished.count {
-            if let oldest = finished[firstFinished] {
-                storedBytes -= oldest.bytes
-                remove(oldest)
-            }
-            finished[firstFinished] = nil
-            firstFinished += 1
-        }
-        if firstFinished > 1024, firstFinished * 2 > finished.count {
-            finished.removeFirst(firstFinished)
-            firstFinished = 0
-        }
+        for forgotten in finished.append(entry, bytes: entry.bytes) { remove(forgotten) }
         condition.broadcast()
         condition.unlock()
         return (png, false)

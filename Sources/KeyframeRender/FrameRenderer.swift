@@ -342,22 +342,9 @@ public struct FrameRenderer: Sendable {
     /// The device-space bounds of what `items` draw, or `nil` when they draw nothing: mesh vertices, and the four
     /// corners of the quad each sprite is filled as (``quad(of:sprite:library:view:)``).
     static func drawnBounds(of items: ArraySlice<Pose.Item>, library: AtlasLibrary, view: Affine) -> Rect? {
-        var box = BoundingBox()
-        for item in items {
-            if let mesh = item.mesh {
-                for p in mesh.positions {
-                    let d = view.apply(SIMD2(p.x, p.y))
-                    box.add(d.x, d.y)
-                }
-            } else if let sprite = library.sprite(item.sprite) {
-                let quad = FrameRenderer.quad(of: item, sprite: sprite, library: library, view: view)
-                let w = Double(quad.region.width), h = Double(quad.region.height)
-                for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
-                    let d = quad.transform.apply(SIMD2(x, y))
-                    box.add(d.x, d.y)
-                }
-            }
+        Framing.bounds(of: items, library: library, view: view) { item, sprite in
+            let quad = FrameRenderer.quad(of: item, sprite: sprite, library: library, view: view)
+            return (quad.transform, Double(quad.region.width), Double(quad.region.height))
         }
-        return box.rect
     }
 }

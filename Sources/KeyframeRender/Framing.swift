@@ -66,6 +66,17 @@ public struct Framing: Sendable, Equatable {
     /// The bounds of everything `items` draw, mapped through `view` (root → wherever), or `nil` when they draw
     /// nothing: mesh vertices, and the four corners of each sprite's picture.
     static func bounds(of items: ArraySlice<Pose.Item>, library: AtlasLibrary, view: Affine) -> Rect? {
+        bounds(of: items, library: library, view: view) { item, sprite in
+            (view.concatenating(Affine(item.transform)), sprite.size.width, sprite.size.height)
+        }
+    }
+
+    /// The bounds of `items` mapped through `view`: mesh vertices, and for each sprite the four corners of the
+    /// rectangle `quad` gives (its size, and the map from it to where the bounds are taken).
+    static func bounds(of items: ArraySlice<Pose.Item>, library: AtlasLibrary, view: Affine,
+                       quad: (Pose.Item, AtlasLibrary.ResolvedSprite) -> (transform: Affine, width: Double, height: Double))
+        -> Rect?
+    {
         var box = BoundingBox()
         for item in items {
             if let mesh = item.mesh {
@@ -74,8 +85,7 @@ public struct Framing: Sendable, Equatable {
                     box.add(d.x, d.y)
                 }
             } else if let sprite = library.sprite(item.sprite) {
-                let w = sprite.size.width, h = sprite.size.height
-                let m = view.concatenating(Affine(item.transform))
+                let (m, w, h) = quad(item, sprite)
                 for (x, y) in [(0.0, 0.0), (w, 0), (w, h), (0, h)] {
                     let d = m.apply(SIMD2(x, y))
                     box.add(d.x, d.y)

@@ -39,7 +39,6 @@ final class RenderedFrameCache: @unchecked Sendable {
         fileprivate let hash: Int
         fileprivate var frame: Frame?
         fileprivate var abandoned = false
-        fileprivate var bytes = 0
 
         fileprivate init(layers: [Layer], hash: Int) {
             self.layers = layers
@@ -60,12 +59,11 @@ final class RenderedFrameCache: @unchecked Sendable {
 
     private let condition = NSCondition()
     private var byHash: [Int: [Claim]] = [:]
-    private var finished: [Claim?] = []  // oldest first; nil once forgotten
-    private var firstFinished = 0
-    private var storedBytes = 0
+    private var finished: OldestFirst<Claim>
 
     init(byteLimit: Int = 256 << 20) {
         self.byteLimit = max(0, byteLimit)
+        finished = OldestFirst(byteLimit: byteLimit)
     }
 
     /// The frame drawn for poses equal to `layers` (waiting while another worker draws it), or a claim on drawing it.
@@ -93,21 +91,8 @@ final class RenderedFrameCache: @unchecked Sendable {
         condition.lock()
         defer { condition.unlock() }
         claim.frame = frame
-        claim.bytes = frame.png.count + (frame.thumbnail?.pixels.count ?? 0) + poseBytes
-        finished.append(claim)
-        storedBytes += claim.bytes
-        while storedBytes > byteLimit, firstFinished < finished.count {
-            if let oldest = finished[firstFinished] {
-                storedBytes -= oldest.bytes
-                remove(oldest)
-            }
-            finished[firstFinished] = nil
-            firstFinished += 1
-        }
-        if firstFinished > 1024, firstFinished * 2 > finished.count {
-            finished.removeFirst(firstFinished)
-            firstFinished = 0
-        }
+        let bytes = frame.png.count + (frame.thumbnail?.pixels.count ?? 0) + poseBytes
+        for forgotten in finished.append(claim, bytes: bytes) { remove(forgotten) }
         condition.broadcast()
     }
 

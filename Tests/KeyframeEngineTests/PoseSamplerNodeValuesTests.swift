@@ -7,13 +7,20 @@ import XCTest
 /// `PoseSampler.nodeValues` (what the Core Animation exporter samples) against the node states of a full
 /// `sample(collectNodes: true)`: the same nodes, bit-identical transforms and colours.
 final class PoseSamplerNodeValuesTests: XCTestCase {
-    func testSameStatesAsAFullSampleOnSamplesAndCorpus() throws {
-        var folders = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot.appendingPathComponent("Samples").path)
+    /// The samples, and the corpus exports that exercise the sampler most: DragonBones (skeleton solving, IK,
+    /// inheritance flags), Flump (nested movies) and an Animate export with masks.
+    private static func folders() throws -> [URL] {
+        let samples = TestPaths.packageRoot.appendingPathComponent("Samples")
+        var folders = try FileManager.default.contentsOfDirectory(atPath: samples.path)
             .sorted().filter { $0 != "scripts" && $0 != "README.md" }
-            .map { TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent($0) }
-        // DragonBones (skeleton solving, IK, inheritance flags), Flump (nested movies) and an Animate export with masks.
+            .map { samples.appendingPathComponent($0) }
         for family in ["dragonbones", "flump"] { folders += (try? TestPaths.corpus(family)) ?? [] }
         folders += ((try? TestPaths.corpus("animate_atlas")) ?? []).filter { $0.lastPathComponent.contains("mask") }
+        return folders
+    }
+
+    func testSameStatesAsAFullSampleOnSamplesAndCorpus() throws {
+        let folders = try Self.folders()
         var compared = 0
         for folder in folders {
             let document = try Importer.importDocument(at: folder)
@@ -42,11 +49,7 @@ final class PoseSamplerNodeValuesTests: XCTestCase {
     /// `sampleWithRootValues` (what the Lottie exporter samples when it frames a clip on its content): the pose of
     /// `sample(clip:time:)`, and the root composition's `nodeValues` at the frame shown, from one evaluation.
     func testSampleWithRootValuesIsBothEvaluations() throws {
-        var folders = try FileManager.default.contentsOfDirectory(atPath: TestPaths.packageRoot.appendingPathComponent("Samples").path)
-            .sorted().filter { $0 != "scripts" && $0 != "README.md" }
-            .map { TestPaths.packageRoot.appendingPathComponent("Samples").appendingPathComponent($0) }
-        for family in ["dragonbones", "flump"] { folders += (try? TestPaths.corpus(family)) ?? [] }
-        folders += ((try? TestPaths.corpus("animate_atlas")) ?? []).filter { $0.lastPathComponent.contains("mask") }
+        let folders = try Self.folders()
         var compared = 0
         for folder in folders {
             let document = try Importer.importDocument(at: folder)
