@@ -61,13 +61,8 @@ public enum FrameEncodingBenchmark {
     {
         var results: [Result] = []
         for (name, scene) in scenes {
-            guard let clip = scene.document.clips.first else { continue }
-            let rate = scene.document.frameRate
-            let all = try FramePlan.plans(for: clip, documentRate: rate, fps: rate.framesPerSecond, selection: .all)
-            var plans: [FramePlan] = []
-            while plans.count < c.frames {
-                for plan in all where plans.count < c.frames { plans.append(plan) }
-            }
+            guard let plans = try BenchmarkInputs.loopedFirstClip(of: scene, frames: c.frames), !plans.isEmpty
+            else { continue }
             let (framing, _) = try Framing.make(plans: plans, scenes: [scene], fit: .content,
                                                 size: (c.size, c.size), upscale: c.upscale)
             var renderer = FrameRenderer()

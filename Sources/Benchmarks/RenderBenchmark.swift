@@ -74,17 +74,9 @@ public enum RenderBenchmark {
     {
         var results: [Result] = []
         for (name, scene) in scenes {
-            guard let clip = scene.document.clips.first else { continue }
-            let rate = scene.document.frameRate
-            let all = try FramePlan.plans(for: clip, documentRate: rate, fps: rate.framesPerSecond, selection: .all)
-            var plans: [FramePlan] = []
-            while plans.count < configuration.frames {
-                for plan in all where plans.count < configuration.frames {
-                    var copy = plan
-                    copy.number = plans.count
-                    plans.append(copy)
-                }
-            }
+            guard let plans = try BenchmarkInputs.loopedFirstClip(of: scene, frames: configuration.frames),
+                !plans.isEmpty
+            else { continue }
             let size = (configuration.size, configuration.size)
             let (framing, _) = try Framing.make(plans: plans, scenes: [scene], fit: .content, size: size,
                                                 upscale: configuration.upscale)
