@@ -145,20 +145,20 @@ public struct BatchManifest: Sendable, Equatable {
             else { return nil }
             outputs[path] = Output(size: whole, digest: digest)
         }
-        return Entry(inputs: inputs.compactMapValues(\.stringValue), options: options, tool: tool, outputs: outputs,
+        return Entry(inputs: inputs.dictionary.compactMapValues(\.stringValue), options: options, tool: tool, outputs: outputs,
                      warnings: (value["warnings"]?.arrayValue ?? []).compactMap(\.stringValue),
                      pending: (value["pending"]?.arrayValue ?? []).compactMap(\.stringValue))
     }
 
     /// One entry as JSON.
     static func entryJSON(_ entry: Entry) -> JSONValue {
-        var members: [String: JSONValue] = [
-            "inputs": .object(entry.inputs.mapValues { .string($0) }),
+        var members: JSONObject = [
+            "inputs": .object(JSONObject(entry.inputs.mapValues { JSONValue.string($0) })),
             "options": .string(entry.options),
             "tool": .string(entry.tool),
-            "outputs": .object(entry.outputs.mapValues {
-                .object(["size": .number(Double($0.size)), "digest": .string($0.digest)])
-            }),
+            "outputs": .object(JSONObject(entry.outputs.mapValues {
+                JSONValue.object(["size": .number(Double($0.size)), "digest": .string($0.digest)])
+            })),
             "warnings": .array(entry.warnings.map { .string($0) }),
         ]
         if !entry.pending.isEmpty { members["pending"] = .array(entry.pending.map { .string($0) }) }
@@ -167,7 +167,7 @@ public struct BatchManifest: Sendable, Equatable {
 
     /// The manifest as JSON.
     public var json: JSONValue {
-        var exports: [String: JSONValue] = [:]
+        var exports: JSONObject = [:]
         for (id, entry) in entries { exports[id] = BatchManifest.entryJSON(entry) }
         return .object([
             "format": .string(BatchManifest.formatName),

@@ -11,7 +11,7 @@ extension BatchReport {
     var verificationJSON: JSONValue? {
         guard let criteria = verifyCriteria else { return nil }
         let verified = verifiedResults.compactMap(\.verification)
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "mode": .string(recording ? "record" : "verify"),
             "criteria": .object([
                 "tolerance": .number(Double(criteria.tolerance)),

@@ -97,7 +97,7 @@ public struct BatchReport: Sendable, Equatable {
     /// inputs, the options and the state of OUT.
     public func jsonBytes(timings: Bool = true) -> [UInt8] {
         let exports: [JSONValue] = results.map { result in
-            var members: [String: JSONValue] = [
+            var members: JSONObject = [
                 "id": .string(result.id),
                 "status": .string(result.status.rawValue),
                 "inputs": .array(result.inputs.map { .string($0) }),
@@ -110,7 +110,7 @@ public struct BatchReport: Sendable, Equatable {
             if timings { members["durationSeconds"] = .number((result.duration * 1000).rounded() / 1000) }
             return .object(members)
         }
-        var summaryMembers: [String: JSONValue] = [
+        var summaryMembers: JSONObject = [
             "exports": .number(Double(results.count)),
             "converted": .number(Double(count(.converted))),
             "upToDate": .number(Double(count(.upToDate))),

@@ -98,7 +98,9 @@ final class BatchStatCache: @unchecked Sendable {
         let json = JSONValue.object([
             "format": .string(BatchStatCache.formatName),
             "version": .number(Double(BatchStatCache.version)),
-            "files": .object(entries.mapValues { .object(["status": .string($0.status.text), "digest": .string($0.digest)]) }),
+            "files": .object(JSONObject(entries.mapValues {
+                JSONValue.object(["status": .string($0.status.text), "digest": .string($0.digest)])
+            })),
         ])
         try AtomicFile.write(JSONWriter.write(json), to: folder + "/" + BatchStatCache.fileName)
     }

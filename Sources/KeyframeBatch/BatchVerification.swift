@@ -92,11 +92,11 @@ public struct BatchVerification: Sendable, Equatable {
 
     /// The `verification` member of the export's entry in the JSON report.
     public var json: JSONValue {
-        var counts: [String: JSONValue] = [:]
+        var counts: JSONObject = [:]
         for state in [FrameCheck.Status.match, .differs, .missingGolden, .extraGolden, .sizeMismatch, .unreadableGolden] {
             counts[state.rawValue] = .number(Double(self.counts[state] ?? 0))
         }
-        var members: [String: JSONValue] = [
+        var members: JSONObject = [
             "status": .string(status.rawValue),
             "golden": .string(goldenFolder),
             "unchanged": .bool(unchanged),

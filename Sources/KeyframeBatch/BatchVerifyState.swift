@@ -60,7 +60,7 @@ public struct BatchVerifyState: Sendable, Equatable {
 
     /// The state as JSON (sorted keys: its bytes depend only on what was verified).
     public var json: JSONValue {
-        var exports: [String: JSONValue] = [:]
+        var exports: JSONObject = [:]
         for (id, entry) in entries {
             exports[id] = .object([
                 "key": .string(entry.key),

@@ -92,7 +92,7 @@ extension JSONValue {
             }
             self = .array(elements)
         } else if let dictionary = object as? [String: Any] {
-            var members: [String: JSONValue] = [:]
+            var members: JSONObject = [:]
             for (key, element) in dictionary {
                 guard let value = JSONValue(propertyList: element) else { return nil }
                 members[key] = value
@@ -112,7 +112,7 @@ private struct Reader {
         LayerTreeLoadError(file: file, path: path, message: message)
     }
 
-    func layer(_ d: [String: JSONValue], _ at: String, images: [String: URL]) throws(LayerTreeLoadError)
+    func layer(_ d: JSONObject, _ at: String, images: [String: URL]) throws(LayerTreeLoadError)
         -> LayerTreeDescription.Layer
     {
         let contents = d["contents"]?.stringValue
@@ -150,7 +150,7 @@ private struct Reader {
             sublayers: sublayers)
     }
 
-    func group(_ d: [String: JSONValue], _ at: String) throws(LayerTreeLoadError) -> LayerTreeDescription.AnimationGroup {
+    func group(_ d: JSONObject, _ at: String) throws(LayerTreeLoadError) -> LayerTreeDescription.AnimationGroup {
         var animations: [LayerTreeDescription.KeyframeAnimation] = []
         for (index, animation) in try objects(d["animations"], at + ".animations").enumerated() {
             animations.append(try keyframeAnimation(animation, at + ".animations[\(index)]"))
@@ -158,7 +158,7 @@ private struct Reader {
         return LayerTreeDescription.AnimationGroup(timing: try timing(d, at), animations: animations)
     }
 
-    func keyframeAnimation(_ d: [String: JSONValue], _ at: String) throws(LayerTreeLoadError)
+    func keyframeAnimation(_ d: JSONObject, _ at: String) throws(LayerTreeLoadError)
         -> LayerTreeDescription.KeyframeAnimation
     {
         let type = try string(d["valueType"], at + ".valueType")
@@ -196,7 +196,7 @@ private struct Reader {
             timing: try timing(d, at))
     }
 
-    func timing(_ d: [String: JSONValue], _ at: String) throws(LayerTreeLoadError) -> LayerTreeDescription.Timing {
+    func timing(_ d: JSONObject, _ at: String) throws(LayerTreeLoadError) -> LayerTreeDescription.Timing {
         let begin = try number(d["beginTime"], at + ".beginTime")
         return LayerTreeDescription.Timing(
             beginTime: begin == 0 ? LayerTreeDescription.Timing.beginTimeAtZero : begin,
@@ -242,9 +242,9 @@ private struct Reader {
         return string
     }
 
-    func objects(_ value: JSONValue?, _ at: String) throws(LayerTreeLoadError) -> [[String: JSONValue]] {
+    func objects(_ value: JSONValue?, _ at: String) throws(LayerTreeLoadError) -> [JSONObject] {
         guard let list = value?.arrayValue else { throw error(at, "expected a list") }
-        var objects: [[String: JSONValue]] = []
+        var objects: [JSONObject] = []
         for (index, item) in list.enumerated() {
             guard let object = item.objectValue else { throw error(at + "[\(index)]", "expected an object") }
             objects.append(object)

@@ -135,7 +135,7 @@ public struct DocumentDiff: Sendable {
             "changed": .bool(hasChanges),
             "tolerance": .number(options.tolerance),
             "structure": .array(structure.map { change in
-                var object: [String: JSONValue] = [
+                var object: JSONObject = [
                     "subject": .string(change.subject.rawValue), "change": .string(change.kind.rawValue),
                     "name": .string(change.name),
                 ]

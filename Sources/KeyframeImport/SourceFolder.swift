@@ -32,7 +32,7 @@ final class SourceFolder {
     /// JSON files parsed so far, by absolute path (internal): format detection looks into files to tell an export's
     /// format (a skeleton or a Flump library under another name); the import then reads the same files again.
     final class ParsedJSON {
-        fileprivate var values: [String: JSONValue] = [:]
+        fileprivate var values: JSONObject = [:]
         init() {}
     }
 

@@ -36,7 +36,7 @@ public struct JSONCursor: Sendable {
     }
 
     /// The object's members, or an error when the value is not an object.
-    public func object() throws(JSONSchemaError) -> [String: JSONValue] {
+    public func object() throws(JSONSchemaError) -> JSONObject {
         guard case .object(let members) = value else { throw error("expected an object, found \(value.typeName)") }
         return members
     }
@@ -47,14 +47,14 @@ public struct JSONCursor: Sendable {
     /// The required member `key`.
     public func member(_ key: String) throws(JSONSchemaError) -> JSONCursor {
         let members = try object()
-        guard let child = JSONValue.member(key, of: members) else { throw error("missing required key \"\(key)\"") }
+        guard let child = members[key] else { throw error("missing required key \"\(key)\"") }
         return cursor(child, at: path.appending(key))
     }
 
     /// The member `key` when present and not null.
     public func optionalMember(_ key: String) throws(JSONSchemaError) -> JSONCursor? {
         let members = try object()
-        guard let child = JSONValue.member(key, of: members), child != .null else { return nil }
+        guard let child = members[key], child != .null else { return nil }
         return cursor(child, at: path.appending(key))
     }
 
@@ -69,7 +69,7 @@ public struct JSONCursor: Sendable {
     public func optionalMember(anyOf keys: [String]) throws(JSONSchemaError) -> JSONCursor? {
         let members = try object()
         for key in keys {
-            if let child = JSONValue.member(key, of: members), child != .null {
+            if let child = members[key], child != .null {
                 return cursor(child, at: path.appending(key))
             }
         }

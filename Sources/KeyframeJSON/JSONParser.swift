@@ -38,9 +38,8 @@ private struct Reader {
     var index: Int
     let start: Int
     /// The members of the objects being parsed, innermost last: each object's members are collected here and its
-    /// dictionary is made once at its full size (growing a dictionary member by member rehashes every key at each
-    /// doubling).
-    var pending: [(key: String, value: JSONValue)] = []
+    /// storage is made once at its full size.
+    var pending: [JSONObject.Element] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -83,12 +82,26 @@ private struct Reader {
             return .object([:])
         }
         let first = pending.count
-        // A later member with the same name replaces an earlier one, as assigning them in order did.
         func members() -> JSONValue {
-            var members = [String: JSONValue](minimumCapacity: pending.count - first)
-            for member in pending[first...] { members[member.key] = member.value }
+            let count = pending.count - first
+            let object: JSONObject
+            if count <= JSONObject.indexedSize {
+                // A small object: a later member with the same name replaces an earlier one's value.
+                var distinct: [JSONObject.Element] = []
+                distinct.reserveCapacity(count)
+                next: for member in pending[first...] {
+                    for position in distinct.indices where distinct[position].key == member.key {
+                        distinct[position].value = member.value
+                        continue next
+                    }
+                    distinct.append(member)
+                }
+                object = JSONObject(distinct: distinct)
+            } else {
+                object = JSONObject(pending[first...])
+            }
             pending.removeSubrange(first...)
-            return .object(members)
+            return .object(object)
         }
         while true {
             skipWhitespace()

@@ -7,7 +7,7 @@ extension JSONValue: Codable {
         else if let number = try? container.decode(Double.self) { self = .number(number) }
         else if let string = try? container.decode(String.self) { self = .string(string) }
         else if let array = try? container.decode([JSONValue].self) { self = .array(array) }
-        else { self = .object(try container.decode([String: JSONValue].self)) }
+        else { self = .object(JSONObject(try container.decode([String: JSONValue].self))) }
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -18,7 +18,7 @@ extension JSONValue: Codable {
         case .number(let number): try container.encode(number)
         case .string(let string): try container.encode(string)
         case .array(let array): try container.encode(array)
-        case .object(let object): try container.encode(object)
+        case .object(let object): try container.encode(object.dictionary)
         }
     }
 }

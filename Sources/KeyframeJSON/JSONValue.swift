@@ -1,37 +1,25 @@
 /// A parsed JSON value: the common currency between the importers' wire readers and the normalized model's writer.
 ///
-/// Objects keep their members in a dictionary; the order of keys in a source file carries no meaning in any format
-/// Keyframe reads, and ``JSONWriter`` always emits keys sorted, so output never depends on dictionary order.
+/// Objects keep their members in the order they were written (``JSONObject``); that order carries no meaning in any
+/// format Keyframe reads, objects compare equal whatever their order, and ``JSONWriter`` always emits keys sorted.
 public enum JSONValue: Sendable, Hashable {
     case null
     case bool(Bool)
     case number(Double)
     case string(String)
     case array([JSONValue])
-    case object([String: JSONValue])
+    case object(JSONObject)
 
     /// The member named `key` when this is an object, otherwise `nil`.
     @inlinable
     public subscript(key: String) -> JSONValue? {
-        if case .object(let members) = self { return JSONValue.member(key, of: members) }
-        return nil
-    }
-
-    /// Objects with at most this many members are searched key by key rather than hashed (most objects of the
-    /// formats read are this small, and comparing a few short keys costs less than hashing one).
-    public static let scannedObjectSize = 8
-
-    /// `members[key]`, by comparing keys in a small object (the same `==` the dictionary uses).
-    @inlinable
-    public static func member(_ key: String, of members: [String: JSONValue]) -> JSONValue? {
-        guard members.count <= scannedObjectSize else { return members[key] }
-        for member in members where member.key == key { return member.value }
+        if case .object(let members) = self { return members[key] }
         return nil
     }
 
     /// The object's members, or `nil` when this is not an object.
     @inlinable
-    public var objectValue: [String: JSONValue]? {
+    public var objectValue: JSONObject? {
         if case .object(let members) = self { return members }
         return nil
     }
@@ -88,9 +76,6 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var members: [String: JSONValue] = [:]
-        members.reserveCapacity(elements.count)
-        for (key, value) in elements { members[key] = value }
-        self = .object(members)
+        self = .object(JSONObject(elements.lazy.map { (key: $0.0, value: $0.1) }))
     }
 }

@@ -108,48 +108,32 @@ struct Output {
     }
 
     /// Calls `body` with the members in the order of their keys' UTF-8 bytes.
-    static func forEachSorted(_ members: [String: JSONValue], _ body: (String, JSONValue) -> Void) {
+    static func forEachSorted(_ members: JSONObject, _ body: (String, JSONValue) -> Void) {
         guard members.count > 1 else {
             if let only = members.first { body(only.key, only.value) }
             return
         }
-        // A permutation of the dictionary's own positions, sorted by key: insertion sort for the small objects
-        // most files are made of, the standard library's sort for large ones.
-        // Keys and values are read through the dictionary's views, so that comparing keys never copies a value.
-        let keys = members.keys
+        // A permutation of the members' positions, sorted by key: insertion sort for the small objects most files
+        // are made of, the standard library's sort for large ones. Comparing keys never copies a value.
         var order = Array(members.indices)
         if order.count > 24 {
-            order.sort { precedes(keys[$0], keys[$1]) }
+            order.sort { JSONObject.precedes(members[$0].key, members[$1].key) }
         } else {
             for i in 1..<order.count {
                 let index = order[i]
-                let key = keys[index]
+                let key = members[index].key
                 var j = i
-                while j > 0 && precedes(key, keys[order[j - 1]]) {
+                while j > 0 && JSONObject.precedes(key, members[order[j - 1]].key) {
                     order[j] = order[j - 1]
                     j -= 1
                 }
                 order[j] = index
             }
         }
-        let values = members.values
-        for index in order { body(keys[index], values[index]) }
-    }
-
-    /// Whether `a`'s UTF-8 bytes sort before `b`'s (a prefix first).
-    static func precedes(_ a: String, _ b: String) -> Bool {
-        if let result = a.utf8.withContiguousStorageIfAvailable({ x in
-            b.utf8.withContiguousStorageIfAvailable { y -> Bool in
-                let count = min(x.count, y.count)
-                var i = 0
-                while i < count {
-                    if x[i] != y[i] { return x[i] < y[i] }
-                    i += 1
-                }
-                return x.count < y.count
-            }
-        }), let result { return result }
-        return a.utf8.lexicographicallyPrecedes(b.utf8)
+        for index in order {
+            let member = members[index]
+            body(member.key, member.value)
+        }
     }
 
     /// Whether a container is small and shallow enough for one line.

@@ -71,7 +71,7 @@ extension Assets: JSONRepresentable {
                   meshes: try json.decodeIfPresent("meshes") ?? [])
     }
     public var json: JSONValue {
-        var object: [String: JSONValue] = ["images": images.json, "sprites": sprites.json]
+        var object: JSONObject = ["images": images.json, "sprites": sprites.json]
         if !meshes.isEmpty { object["meshes"] = meshes.json }
         return .object(object)
     }

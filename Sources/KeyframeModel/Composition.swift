@@ -30,7 +30,7 @@ extension Composition: JSONRepresentable {
             nodes: try json.decode("nodes"), ik: try json.decodeIfPresent("ik") ?? [])
     }
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "id": .string(id), "name": .string(name), "duration": duration.json, "nodes": nodes.json,
         ]
         if !ik.isEmpty { object["ik"] = ik.json }

@@ -56,7 +56,7 @@ extension Diagnostic: JSONRepresentable {
             count: try json.decodeIfPresent("count") ?? 1)
     }
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "severity": .string(severity.rawValue), "code": .string(code), "message": .string(message),
             "count": .number(Double(count)),
         ]
@@ -69,20 +69,38 @@ extension Diagnostic: JSONRepresentable {
 /// Collects diagnostics during an import, merging repeats of the same problem so a file with 80 glow filters
 /// reports one line with a count rather than 80.
 public struct DiagnosticCollector: Sendable {
-    private var order: [String] = []
-    private var entries: [String: Diagnostic] = [:]
+    /// What makes two occurrences the same diagnostic.
+    private struct Key: Hashable {
+        var code: String
+        var file: String?
+        var message: String
+    }
+
+    private var order: [Key] = []
+    private var entries: [Key: Diagnostic] = [:]
 
     public init() {}
 
     /// Records one occurrence.
     public mutating func add(_ diagnostic: Diagnostic) {
-        let key = "\(diagnostic.code)\u{1}\(diagnostic.file ?? "")\u{1}\(diagnostic.message)"
-        if var existing = entries[key] {
-            existing.count += diagnostic.count
-            entries[key] = existing
+        let key = Key(code: diagnostic.code, file: diagnostic.file, message: diagnostic.message)
+        if entries[key] != nil {
+            entries[key]!.count += diagnostic.count
         } else {
             order.append(key)
             entries[key] = diagnostic
+        }
+    }
+
+    /// Records one occurrence, formatting its path only if it is the first (a path is kept for the first only).
+    public mutating func add(severity: Diagnostic.Severity, code: String, message: String, file: String?,
+                             path: () -> String?) {
+        let key = Key(code: code, file: file, message: message)
+        if entries[key] != nil {
+            entries[key]!.count += 1
+        } else {
+            order.append(key)
+            entries[key] = Diagnostic(severity: severity, code: code, message: message, file: file, path: path())
         }
     }
 

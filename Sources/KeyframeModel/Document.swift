@@ -76,7 +76,7 @@ extension Document: JSONRepresentable {
     }
 
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "format": .string(Document.formatName),
             "schemaVersion": .number(Double(Document.schemaVersion)),
             "units": [

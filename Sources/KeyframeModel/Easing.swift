@@ -66,7 +66,7 @@ extension Easing: JSONRepresentable {
         case .cubicBezier(let x1, let y1, let x2, let y2):
             return ["type": "cubicBezier", "x1": .number(x1), "y1": .number(y1), "x2": .number(x2), "y2": .number(y2)]
         case .bezierPath(let points, let steps):
-            var object: [String: JSONValue] = ["type": "bezierPath", "points": points.json]
+            var object: JSONObject = ["type": "bezierPath", "points": points.json]
             object.setIfPresent("sampledSteps", steps)
             return .object(object)
         case .flashQuadratic(let strength): return ["type": "flashQuadratic", "strength": .number(strength)]

@@ -184,10 +184,10 @@ extension FilterEffect.AdjustColor {
 extension Filter {
     /// A filter carrying `effect`, its parameters under Flash's names (format.md §3.7).
     public init(_ effect: FilterEffect) {
-        func blurMembers(_ blur: FilterEffect.Blur) -> [String: JSONValue] {
+        func blurMembers(_ blur: FilterEffect.Blur) -> JSONObject {
             ["blurX": .number(blur.blurX), "blurY": .number(blur.blurY), "quality": .number(Double(blur.quality))]
         }
-        var members: [String: JSONValue]
+        var members: JSONObject
         switch effect {
         case .blur(let blur):
             members = blurMembers(blur)

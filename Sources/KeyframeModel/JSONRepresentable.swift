@@ -88,7 +88,7 @@ extension JSONCursor {
     }
 }
 
-extension Dictionary where Key == String, Value == JSONValue {
+extension JSONObject {
     /// Sets `key` only when `value` is present, so optional model fields are omitted rather than written as null.
     mutating func setIfPresent<T: JSONRepresentable>(_ key: String, _ value: T?) {
         if let value { self[key] = value.json }

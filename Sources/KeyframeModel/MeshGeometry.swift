@@ -89,7 +89,7 @@ extension MeshGeometry: JSONRepresentable {
         }
     }
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "id": .string(id), "sprite": .string(sprite), "vertices": vertices.json, "uvs": uvs.json,
             "triangles": triangles.json,
         ]

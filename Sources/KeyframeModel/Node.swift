@@ -67,7 +67,7 @@ extension Node: JSONRepresentable {
     }
 
     public var json: JSONValue {
-        var object: [String: JSONValue] = ["id": .string(id), "name": .string(name), "kind": .string(kind.rawValue)]
+        var object: JSONObject = ["id": .string(id), "name": .string(name), "kind": .string(kind.rawValue)]
         object.setIfPresent("parent", parent)
         if isMask { object["isMask"] = true }
         object.setIfPresent("maskedBy", maskedBy)

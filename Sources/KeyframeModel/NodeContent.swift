@@ -96,7 +96,7 @@ extension NodeContent: JSONRepresentable {
         case .sprite(let id): return ["type": "sprite", "sprite": .string(id)]
         case .mesh(let id): return ["type": "mesh", "mesh": .string(id)]
         case .composition(let instance):
-            var members: [String: JSONValue] = [
+            var members: JSONObject = [
                 "type": "composition", "composition": .string(instance.composition),
                 "firstFrame": instance.firstFrame.json, "loop": .string(instance.loop.rawValue),
                 "clock": .string(instance.clock.rawValue),

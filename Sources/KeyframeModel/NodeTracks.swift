@@ -81,7 +81,7 @@ extension NodeTracks: JSONRepresentable {
     }
 
     public var json: JSONValue {
-        var object: [String: JSONValue] = [:]
+        var object: JSONObject = [:]
         object["position"] = position?.json(interpolates: true)
         object["scale"] = scale?.json(interpolates: true)
         object["rotation"] = rotation?.json(interpolates: true)

@@ -51,7 +51,7 @@ extension Provenance: JSONRepresentable {
             variant: try json.decodeIfPresent("variant"), files: try json.decodeIfPresent("files") ?? [])
     }
     public var json: JSONValue {
-        var object: [String: JSONValue] = ["format": .string(format.rawValue), "files": files.json]
+        var object: JSONObject = ["format": .string(format.rawValue), "files": files.json]
         object.setIfPresent("formatVersion", formatVersion)
         object.setIfPresent("tool", tool)
         object.setIfPresent("toolVersion", toolVersion)

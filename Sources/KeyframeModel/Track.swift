@@ -10,6 +10,7 @@ public struct Keyframe<Value: Sendable & Hashable>: Sendable, Hashable {
     /// never interpolate).
     public var easing: Easing
 
+    @inlinable
     public init(frame: Frames, value: Value, easing: Easing = .hold) {
         self.frame = frame
         self.value = value
@@ -24,9 +25,11 @@ public struct Track<Value: Sendable & Hashable>: Sendable, Hashable {
     /// The keyframes, sorted by frame, no two at the same frame.
     public var keyframes: [Keyframe<Value>]
 
+    @inlinable
     public init(_ keyframes: [Keyframe<Value>] = []) { self.keyframes = keyframes }
 
     /// A track that holds one value for all time.
+    @inlinable
     public init(constant value: Value) { self.keyframes = [Keyframe(frame: .zero, value: value)] }
 
     /// Appends a keyframe unless it would change nothing: a keyframe equal in value to the previous one whose
@@ -105,7 +108,7 @@ extension Keyframe where Value: JSONRepresentable {
     }
 
     func json(interpolates: Bool) -> JSONValue {
-        var object: [String: JSONValue] = ["frame": frame.json, "value": value.json]
+        var object: JSONObject = ["frame": frame.json, "value": value.json]
         if interpolates { object["easing"] = easing.json }
         return .object(object)
     }

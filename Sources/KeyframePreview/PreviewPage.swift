@@ -28,7 +28,7 @@ public struct PreviewPage: Sendable {
     /// paths (embedded pictures are blocks of their own, see ``htmlBytes()``).
     public var data: JSONValue {
         let clipList: [JSONValue] = clips.map { clip in
-            var object: [String: JSONValue] = [
+            var object: JSONObject = [
                 "name": .string(clip.name),
                 "composition": .string(clip.composition),
                 "fps": .number(clip.fps),
@@ -40,7 +40,7 @@ public struct PreviewPage: Sendable {
                     .array(frame.layers.map { .array([.number(Double($0.image)), .number(Double($0.x)), .number(Double($0.y))]) })
                 }),
                 "nodes": .array(clip.curves.map { node in
-                    var members: [String: JSONValue] = [
+                    var members: JSONObject = [
                         "id": .string(node.id),
                         "name": .string(node.name),
                         "kind": .string(node.kind),
@@ -82,7 +82,7 @@ public struct PreviewPage: Sendable {
             }
             return .object(object)
         }
-        var page: [String: JSONValue] = [
+        var page: JSONObject = [
             "title": .string(title), "clips": .array(clipList), "pictures": .number(Double(images.images.count)),
         ]
         if usesFiles {

@@ -47,7 +47,7 @@ public struct VerifyReport: Sendable {
 
     /// The report as JSON (deterministic: sorted keys, shortest numbers).
     public var json: JSONValue {
-        var counts: [String: JSONValue] = [:]
+        var counts: JSONObject = [:]
         for status in [FrameCheck.Status.match, .differs, .missingGolden, .extraGolden, .sizeMismatch,
                        .unreadableGolden] {
             counts[status.rawValue] = .number(Double(count(status)))
@@ -68,7 +68,7 @@ public struct VerifyReport: Sendable {
 
     /// One frame's entry in the JSON report.
     public static func json(for frame: FrameCheck) -> JSONValue {
-        var entry: [String: JSONValue] = [
+        var entry: JSONObject = [
             "clip": .string(frame.clip),
             "frame": .number(Double(frame.number)),
             "file": .string(frame.fileName),

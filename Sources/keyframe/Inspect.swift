@@ -38,7 +38,7 @@ struct Summary {
 
     var json: JSONValue {
         let rate = document.frameRate
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "name": .string(document.name),
             "format": .string(document.source.format.rawValue),
             "frameRate": .number(rate.framesPerSecond),

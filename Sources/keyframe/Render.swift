@@ -201,12 +201,12 @@ struct Render: ParsableCommand {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? nil
             return ["path": .string(path), "bytes": size.map { .number(Double($0)) } ?? .null]
         }
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "input": .string(input),
             "output": output.map { .string($0) } ?? (animated == nil ? .string(outputFolder) : .null),
             "fps": .number(rate),
             "clips": .array(summaries.map { summary in
-                var clip: [String: JSONValue] = [
+                var clip: JSONObject = [
                     "name": .string(summary.name),
                     "frames": .number(Double(summary.frames.count)),
                     "width": .number(Double(summary.framing.width)),

@@ -81,7 +81,7 @@ struct LottieConformanceSubject {
 
     /// The indices of the top-level layers a control may move: unparented, not a matte, a precomp, image, null or
     /// shape layer, shown at the animation's first frame.
-    static func movableLayers(_ root: [String: JSONValue]) -> [Int] {
+    static func movableLayers(_ root: JSONObject) -> [Int] {
         guard case .array(let layers)? = root["layers"] else { return [] }
         let start = root["ip"]?.doubleValue ?? 0
         return layers.indices.filter { index in
@@ -101,7 +101,7 @@ struct LottieConformanceSubject {
             guard case .array(let xy)? = value, let x = xy.first?.doubleValue else { return nil }
             return .array([.number(x + dx)] + xy.dropFirst())
         }
-        func shiftedProperty(_ property: [String: JSONValue]) -> [String: JSONValue]? {
+        func shiftedProperty(_ property: JSONObject) -> JSONObject? {
             var property = property
             if property["a"]?.doubleValue == 1, case .array(let keys)? = property["k"] {
                 property["k"] = .array(keys.map { key in

@@ -17,7 +17,7 @@ struct LottieTestSampler {
         var outPoint: Double
         var startTime: Double
         var stretch: Double
-        var transform: [String: JSONValue]
+        var transform: JSONObject
         var timeRemap: JSONValue?
         var hasMask: Bool
         var isMatte: Bool

@@ -59,9 +59,9 @@ final class PlayerFrameFigures: @unchecked Sendable {
 
     func save() throws {
         lock.lock(); defer { lock.unlock() }
-        var root: [String: JSONValue] = [:]
+        var root: JSONObject = [:]
         for (key, frames) in figures {
-            var byFrame: [String: JSONValue] = [:]
+            var byFrame: JSONObject = [:]
             for (frame, pair) in frames { byFrame[String(frame)] = .array([.number(pair.mean), .number(pair.off)]) }
             root[key] = .object(byFrame)
         }

@@ -78,12 +78,12 @@ final class JSONWriterTests: XCTestCase {
         // Objects beyond 24 members take the standard library's sort instead of the insertion sort.
         var random = SeededGenerator(seed: 1414)
         for count in [23, 24, 25, 26, 300] {
-            var members: [String: JSONValue] = [:]
+            var members: JSONObject = [:]
             while members.count < count {
                 let key = (0..<Int.random(in: 0...4, using: &random)).map { _ in ["a", "b", "é", "Z", "😀", "0"].randomElement(using: &random)! }.joined()
                 members[key] = .number(Double(members.count))
             }
-            let value: JSONValue = ["outer": .object(members), "inline": .object(Dictionary(uniqueKeysWithValues: members.prefix(5).map { ($0.key, $0.value) }))]
+            let value: JSONValue = ["outer": .object(members), "inline": .object(JSONObject(members.prefix(5)))]
             XCTAssertEqual(JSONWriter.write(value), ReferenceWriter.write(value), "\(count) members")
             XCTAssertEqual(JSONWriter.writeCompact(value), ReferenceWriter.writeCompact(value), "\(count) members")
         }
@@ -107,7 +107,7 @@ final class JSONWriterTests: XCTestCase {
             if Bool.random(using: &random) {
                 return .array((0..<count).map { _ in tree(&random, depth: depth + 1) })
             }
-            var members: [String: JSONValue] = [:]
+            var members: JSONObject = [:]
             for _ in 0..<count { members[keys.randomElement(using: &random)!] = tree(&random, depth: depth + 1) }
             return .object(members)
         }
@@ -207,7 +207,7 @@ private enum ReferenceWriter {
         return number.description
     }
 
-    private static func sortedKeys(_ members: [String: JSONValue]) -> [String] {
+    private static func sortedKeys(_ members: JSONObject) -> [String] {
         members.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
     }
 

@@ -41,7 +41,7 @@ extension ScriptTick {
 extension ScriptAnimatorSample {
     /// The sample as a JSON object (see ``ScriptTick/json(script:)``).
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "name": .string(name), "state": .string(state.rawValue), "isRunning": .bool(isRunning),
             "isReversed": .bool(isReversed), "fractionComplete": .number(fractionComplete.value),
         ]

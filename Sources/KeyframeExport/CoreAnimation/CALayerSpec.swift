@@ -82,7 +82,7 @@ extension CALayerSpec: JSONRepresentable {
     }
 
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "name": .string(name), "bounds": bounds.json, "anchorPoint": anchorPoint.json, "position": position.json,
             "transform": transform.json, "opacity": .number(opacity), "isHidden": .bool(isHidden),
             "zPosition": .number(zPosition), "allowsGroupOpacity": .bool(allowsGroupOpacity),

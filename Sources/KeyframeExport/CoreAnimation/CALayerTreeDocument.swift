@@ -66,7 +66,7 @@ extension CALayerTreeDocument.Image: JSONRepresentable {
         colorTransform = try json.decodeIfPresent("colorTransform")
     }
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "id": .string(id), "path": .string(path), "pixelWidth": .number(pixelWidth), "pixelHeight": .number(pixelHeight),
         ]
         if let sprite { object["sprite"] = .string(sprite) }
@@ -92,7 +92,7 @@ extension CALayerTreeDocument: JSONRepresentable {
     }
 
     public var json: JSONValue {
-        var object: [String: JSONValue] = [
+        var object: JSONObject = [
             "format": .string(Self.formatName), "version": .number(Double(Self.formatVersion)), "clip": .string(clip),
             "frameRate": .number(frameRate), "frameCount": .number(Double(frameCount)), "duration": .number(duration),
             "loopCount": .number(Double(loopCount)), "images": images.json, "root": root.json,

@@ -78,7 +78,7 @@ public enum CALayerTreeFile {
 
     static func json(_ object: Any) throws(ExportError) -> JSONValue {
         if let dictionary = object as? [String: Any] {
-            var members: [String: JSONValue] = [:]
+            var members: JSONObject = [:]
             for (key, member) in dictionary { members[key] = try json(member) }
             return .object(members)
         }

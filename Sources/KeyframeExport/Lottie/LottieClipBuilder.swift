@@ -138,7 +138,7 @@ struct LottieClipBuilder {
         let imageAssets = images.assets(mode: settings.images, folder: settings.imageFolder)
         assets = assets.map { LottieImageTable.renaming($0, renames) }
         layers = layers.map { LottieImageTable.renaming($0, renames) }
-        let animation: [String: JSONValue] = [
+        let animation: JSONObject = [
             "v": "5.7.4",
             "nm": .string(clip.name),
             "fr": .number(rate),
@@ -429,7 +429,7 @@ struct LottieClipBuilder {
             }.max() ?? extent
             let ip = Double(run.first), op = Double(run.last + 1)
             let name = names.item(path: first.path)
-            var layer: [String: JSONValue] = [
+            var layer: JSONObject = [
                 "ddd": 0, "ty": 2, "refId": .string(picture.id), "nm": .string(name), "sr": 1, "ao": 0,
                 "ip": .number(ip), "op": .number(op), "st": 0,
                 "bm": .number(Double(LottieClipBuilder.lottieBlend(first.blend) ?? 0)),
@@ -437,7 +437,7 @@ struct LottieClipBuilder {
             let opacity = LottieKeyframeReducer(tolerance: [LottieTolerance.opacityPercent])
                 .property(run.samples.map { [$0.opacity * 100] }, held: run.held, frames: frames, scalar: true)
             let zero: JSONValue = .object(["a": 0, "k": [0, 0]])
-            var skewNull: [String: JSONValue]? = nil
+            var skewNull: JSONObject? = nil
             if sheared {
                 // Rotation and skew share the rotation's budget; a skew error turns the y axis by sec(sk) times it.
                 let degrees = LottieTolerance.degrees(extent: worldExtent) / 2
@@ -457,7 +457,7 @@ struct LottieClipBuilder {
             } else if skewed {
                 let parentIndex = nextIndex
                 nextIndex += 1
-                let nullLayer: [String: JSONValue] = [
+                let nullLayer: JSONObject = [
                     "ddd": 0, "ty": 3, "ind": .number(Double(parentIndex)), "nm": .string(name + " (skew)"), "sr": 1,
                     "ao": 0, "ip": .number(ip), "op": .number(op), "st": 0,
                     "ks": .object([
@@ -498,7 +498,7 @@ struct LottieClipBuilder {
                 var content: [JSONValue] = [.object(layer)]
                 if let skewNull { content.append(.object(skewNull)) }
                 maskAssets.append(.object(["id": .string(id), "nm": .string(name), "layers": .array(LottieNames.unique(content))]))
-                let holder: [String: JSONValue] = [
+                let holder: JSONObject = [
                     "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string(name), "refId": .string(id),
                     "w": .number(Double(width)), "h": .number(Double(height)), "sr": 1, "ao": 0, "ip": .number(ip),
                     "op": .number(op), "st": 0, "bm": 0, "ks": LottieClipBuilder.identityTransform, "hasMask": true,
@@ -513,7 +513,7 @@ struct LottieClipBuilder {
             if let skewNull { nulls.append(.object(skewNull)) }
             if let mask = first.mask, let matte = matteAssets[mask] {
                 // The matte goes directly above the layer it clips (portable: no `tp`).
-                let matteLayer: [String: JSONValue] = [
+                let matteLayer: JSONObject = [
                     "ddd": 0, "ty": 0, "ind": .number(Double(nextIndex)), "nm": .string(maskName(mask)),
                     "refId": .string(matte), "w": .number(Double(width)), "h": .number(Double(height)), "sr": 1,
                     "ao": 0, "ip": .number(ip), "op": .number(op), "st": 0, "td": 1,
@@ -601,7 +601,7 @@ struct LottieClipBuilder {
                 let kept = reducer.reduce(samples, held: run.held)
                 var keyframes: [JSONValue] = []
                 for (position, entry) in kept.enumerated() {
-                    var keyframe: [String: JSONValue] = ["t": .number(Double(frames[entry.index])),
+                    var keyframe: JSONObject = ["t": .number(Double(frames[entry.index])),
                                                          "s": .array([path(samples[entry.index])])]
                     if position < kept.count - 1 {
                         if entry.hold { keyframe["h"] = 1 } else {

@@ -261,7 +261,7 @@ struct LottieImageTable {
         var files: [ExportedFile] = []
         for id in order {
             guard let (entry, png) = byID[id] else { continue }
-            var asset: [String: JSONValue] = [
+            var asset: JSONObject = [
                 "id": .string(id), "w": .number(Double(entry.width)), "h": .number(Double(entry.height)),
             ]
             switch mode {

@@ -85,7 +85,7 @@ struct LottieKeyframeReducer {
         let dimension = samples[0].count
         var keyframes: [JSONValue] = []
         for (position, entry) in kept.enumerated() {
-            var keyframe: [String: JSONValue] = [
+            var keyframe: JSONObject = [
                 "t": .number(clean(frames[entry.index])),
                 "s": .array(samples[entry.index].map { .number(clean($0)) }),
             ]

@@ -87,7 +87,7 @@ struct LottieSourceTransform {
 
     /// `p`, `a`, `s`, `r` of the layer; `tolerance` gives the reduction's tolerances for sampled properties.
     mutating func properties(position positionTolerance: Double, scale scaleTolerance: Double, degrees: Double)
-        -> [String: JSONValue]
+        -> JSONObject
     {
         let pivot = tracks.pivot?.keyframes.first?.value ?? .zero
         let anchor = JSONValue.array([
@@ -105,7 +105,7 @@ struct LottieSourceTransform {
             return nudge && v == [100, 100] ? [100 * LottieClipBuilder.unitScale, 100 * LottieClipBuilder.unitScale] : v
         }
         let rotation = property(tracks.rotation, default: Degrees(0), tolerance: [degrees], scalar: true) { [$0.value] }
-        var result: [String: JSONValue] = ["a": .object(["a": 0, "k": anchor]), "p": position, "s": scale, "r": rotation]
+        var result: JSONObject = ["a": .object(["a": 0, "k": anchor]), "p": position, "s": scale, "r": rotation]
         if skew != 0 {
             result["sk"] = .object(["a": 0, "k": .number(LottieKeyframeReducer.clean(skew))])
             result["sa"] = .object(["a": 0, "k": 0])
@@ -201,7 +201,7 @@ struct LottieSourceTransform {
         }
         var result: [JSONValue] = []
         for (position, entry) in emitted.enumerated() {
-            var keyframe: [String: JSONValue] = [
+            var keyframe: JSONObject = [
                 "t": .number(LottieKeyframeReducer.clean(keys.frames[entry.index] - offset)),
                 "s": .array(keys.values[entry.index].map { .number(LottieKeyframeReducer.clean($0)) }),
             ]
@@ -221,7 +221,7 @@ struct LottieSourceTransform {
     }
 
     /// How many keyframes the animated properties of a transform hold in all.
-    static func keyframeCount(_ ks: [String: JSONValue]) -> Int {
+    static func keyframeCount(_ ks: JSONObject) -> Int {
         ks.values.reduce(0) { sum, property in
             property["a"]?.doubleValue == 1 ? sum + (property["k"]?.arrayValue?.count ?? 0) : sum
         }

@@ -173,7 +173,7 @@ struct LottieStructureBuilder {
                                      path: clip.composition, depth: 0, rootOut: Double(plans.count))
         let renames = try images.finish()
         let imageAssets = images.assets(mode: settings.images, folder: settings.imageFolder)
-        let animation: [String: JSONValue] = [
+        let animation: JSONObject = [
             "v": "5.7.4", "nm": .string(clip.name), "fr": .number(rate), "ip": 0, "op": .number(Double(plans.count)),
             "w": .number(Double(framing.width)), "h": .number(Double(framing.height)), "ddd": 0,
             "assets": LottieImageTable.renaming(.array(imageAssets.json + assets), renames),
@@ -359,7 +359,7 @@ struct LottieStructureBuilder {
 
     /// One layer of an asset being written: a node's transform (null), a picture or a precomp.
     private struct Pending {
-        var json: [String: JSONValue]
+        var json: JSONObject
         /// Asset-space matrix of this layer's parent (identity for top level) per key, to size tolerances.
         var index: Int
     }
@@ -564,7 +564,7 @@ struct LottieStructureBuilder {
                 var opacity = span.map { [100 * tint.alphaMultiplier * (keyStates[$0][index]?.color.alphaMultiplier ?? 0)] }
                 if case .composition = run.shown { opacity = span.map { _ in [100] } }
                 let spanHeld = span.dropLast().map { held[$0] }
-                var extra: [String: JSONValue] = [:]
+                var extra: JSONObject = [:]
                 let placement: Matrix2D
                 let corners: [Vector2]
                 var isImage = false
@@ -751,7 +751,7 @@ struct LottieStructureBuilder {
                                           outer: Double, parentNorm: Double, extent: Double, name: String,
                                           ip: Double, op: Double, parent: Int?, nextIndex: inout Int, image: Bool,
                                           source: LottieSourceTransform? = nil)
-        -> (layers: [[String: JSONValue]], handle: Int)
+        -> (layers: [JSONObject], handle: Int)
     {
         let times = indices.map { keys[$0].time }
         let budget = Double(chain)
@@ -761,7 +761,7 @@ struct LottieStructureBuilder {
         let screenExtent = max(extent * screen, 1)
         let degrees = min(LottieTolerance.degrees, edge / screenExtent * 180 / .pi)
         let scaleTolerance = 100 * edge / screenExtent
-        var sourceForm: [String: JSONValue]? = nil
+        var sourceForm: JSONObject? = nil
         var sourceKeyed = 0
         var sourceHoldsOnly = false
         if var source {
@@ -797,8 +797,8 @@ struct LottieStructureBuilder {
             LottieKeyframeReducer(tolerance: [degrees]).property(values.map { [$0] }, held: held, times: times, scalar: true)
         }
         let zero: JSONValue = .object(["a": 0, "k": [0, 0]])
-        func layer(_ ks: [String: JSONValue], parent: Int?, suffix: String) -> [String: JSONValue] {
-            var json: [String: JSONValue] = [
+        func layer(_ ks: JSONObject, parent: Int?, suffix: String) -> JSONObject {
+            var json: JSONObject = [
                 "ddd": 0, "ty": 3, "ind": .number(Double(nextIndex)), "nm": .string(name + suffix), "sr": 1, "ao": 0,
                 "ip": .number(ip), "op": .number(op), "st": 0, "bm": 0, "ks": .object(ks),
             ]
@@ -812,7 +812,7 @@ struct LottieStructureBuilder {
             // Animate transformation point away from the origin moves the source's position where the sampled
             // origin stays). The sampled form needs one layer (no skew) to compare.
             if sourceHoldsOnly && !skewed {
-                let sampled = ["p": position(), "s": scale(), "r": rotation(transforms.map(\.rotation))]
+                let sampled: JSONObject = ["p": position(), "s": scale(), "r": rotation(transforms.map(\.rotation))]
                 if LottieSourceTransform.keyframeCount(sampled) < LottieSourceTransform.keyframeCount(ks) {
                     ks = sampled
                     ks["a"] = zero
@@ -827,7 +827,7 @@ struct LottieStructureBuilder {
             // Rotation and skew share the rotation's budget; a skew error turns the y axis by sec(sk) times it.
             let steepest = transforms.map { abs($0.skew) }.max() ?? 0
             let half = degrees / 2
-            let ks: [String: JSONValue] = [
+            let ks: JSONObject = [
                 "a": zero, "p": position(), "s": scale(),
                 "r": LottieKeyframeReducer(tolerance: [half])
                     .property(transforms.map { [$0.rotation] }, held: held, times: times, scalar: true),

@@ -31,8 +31,8 @@ struct DragonBonesNormalizer {
     }
 
     private mutating func warn(_ code: String, _ message: String, _ path: JSONPath?, info: Bool = false) {
-        diagnostics.add(Diagnostic(severity: info ? .info : .warning, code: code, message: message, file: file,
-                                   path: path?.description))
+        diagnostics.add(severity: info ? .info : .warning, code: code, message: message, file: file,
+                        path: { path?.description })
     }
 
     private func fail(_ path: JSONPath, _ message: String) -> ImportError {
@@ -547,6 +547,7 @@ struct DragonBonesNormalizer {
                                                      _ value: (Int, DragonBonesWire.Frame<Value>) -> V) -> Track<V> {
         var track = Track<V>()
         guard !placed.isEmpty else { return track }
+        track.keyframes.reserveCapacity(placed.count + 1)
         let values = placed.enumerated().map { value($0.offset, $0.element.frame) }
         for (index, item) in placed.enumerated() {
             let isLast = index == placed.count - 1

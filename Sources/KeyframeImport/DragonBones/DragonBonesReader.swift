@@ -452,7 +452,7 @@ struct DragonBonesReader {
     private func number(_ json: JSONCursor, _ key: String, _ fallback: Double) throws(JSONSchemaError) -> Double {
         // The common cases, a finite number or no member, without making a cursor.
         if case .object(let members) = json.value {
-            switch JSONValue.member(key, of: members) {
+            switch members[key] {
             case .number(let value)? where value.isFinite: return value
             case nil, .null?: return fallback
             default: break

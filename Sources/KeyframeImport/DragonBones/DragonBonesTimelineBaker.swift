@@ -31,6 +31,7 @@ enum DragonBonesTimelineBaker {
         let timeOffset = (offset * 100).rounded() * 0.01
         let d = Double(length)
         var result = Track<V>()
+        result.keyframes.reserveCapacity(max(frames, 0) + 1)
         for f in 0...max(frames, 0) {
             let u = Double(f) / frameScale
             var passed = u * timeScale + timeOffset * d
