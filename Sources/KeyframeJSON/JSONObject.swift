@@ -37,17 +37,40 @@ public struct JSONObject: Sendable {
     /// Members in order; a later member with the key of an earlier one replaces its value (as a JSON parser
     /// reading `{"a": 1, "a": 2}` does), keeping the first one's position.
     public init<S: Sequence>(_ elements: S) where S.Element == Element {
-        self.init()
-        members.reserveCapacity(elements.underestimatedCount)
-        for element in elements { self[element.key] = element.value }
+        self.init(uniquing: Array(elements))
     }
 
-    /// Members known to have distinct keys, in order (the parser checks them as it goes).
-    @inlinable
-    init(distinct members: [Element]) {
-        self.members = members
-        self.positions = nil
-        indexIfLarge()
+    /// ``init(_:)`` on an array: taken as it is when its keys are distinct (checked key by key in a small object,
+    /// by the hash table a large one keeps anyway).
+    @usableFromInline
+    init(uniquing candidates: [Element]) {
+        members = candidates
+        positions = nil
+        if candidates.count <= JSONObject.indexedSize {
+            guard candidates.count > 1 else { return }
+            for later in 1..<candidates.count {
+                for earlier in 0..<later where candidates[earlier].key == candidates[later].key {
+                    self = JSONObject.merging(candidates)
+                    return
+                }
+            }
+        } else {
+            var table = [String: Int](minimumCapacity: candidates.count)
+            for position in candidates.indices {
+                if table.updateValue(position, forKey: candidates[position].key) != nil {
+                    self = JSONObject.merging(candidates)
+                    return
+                }
+            }
+            positions = table
+        }
+    }
+
+    /// Members with repeated keys merged one by one: the later value, the first position.
+    private static func merging(_ candidates: [Element]) -> JSONObject {
+        var object = JSONObject()
+        for candidate in candidates { object[candidate.key] = candidate.value }
+        return object
     }
 
     @usableFromInline
@@ -99,19 +122,10 @@ public struct JSONObject: Sendable {
         }
     }
 
-    /// The value of the member named `key`, or `defaultValue` when there is none.
-    @inlinable
-    public subscript(key: String, default defaultValue: @autoclosure () -> JSONValue) -> JSONValue {
-        self[key] ?? defaultValue()
-    }
-
     /// The keys, in order.
     public var keys: [String] { members.map(\.key) }
 
-    /// The values, in order.
-    public var values: [JSONValue] { members.map(\.value) }
-
-    /// The members with each value transformed.
+    /// The members with each value transformed, in the same order.
     public func mapValues(_ transform: (JSONValue) throws -> JSONValue) rethrows -> JSONObject {
         var result = self
         for position in result.members.indices { result.members[position].value = try transform(members[position].value) }
@@ -171,6 +185,9 @@ extension JSONObject: Hashable {
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self.init(elements.lazy.map { (key: $0.0, value: $0.1) })
+        var candidates: [Element] = []
+        candidates.reserveCapacity(elements.count)
+        for (key, value) in elements { candidates.append((key, value)) }
+        self.init(uniquing: candidates)
     }
 }

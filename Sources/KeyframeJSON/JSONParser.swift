@@ -83,23 +83,7 @@ private struct Reader {
         }
         let first = pending.count
         func members() -> JSONValue {
-            let count = pending.count - first
-            let object: JSONObject
-            if count <= JSONObject.indexedSize {
-                // A small object: a later member with the same name replaces an earlier one's value.
-                var distinct: [JSONObject.Element] = []
-                distinct.reserveCapacity(count)
-                next: for member in pending[first...] {
-                    for position in distinct.indices where distinct[position].key == member.key {
-                        distinct[position].value = member.value
-                        continue next
-                    }
-                    distinct.append(member)
-                }
-                object = JSONObject(distinct: distinct)
-            } else {
-                object = JSONObject(pending[first...])
-            }
+            let object = JSONObject(uniquing: Array(pending[first...]))
             pending.removeSubrange(first...)
             return .object(object)
         }

@@ -76,6 +76,9 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        self = .object(JSONObject(elements.lazy.map { (key: $0.0, value: $0.1) }))
+        var candidates: [JSONObject.Element] = []
+        candidates.reserveCapacity(elements.count)
+        for (key, value) in elements { candidates.append((key, value)) }
+        self = .object(JSONObject(uniquing: candidates))
     }
 }

@@ -150,7 +150,7 @@ struct Output {
             return true
         case .object(let members):
             if depth >= 2 { return false }
-            for element in members.values where !countLeaves(element, depth: depth + 1, leaves: &leaves) {
+            for member in members where !countLeaves(member.value, depth: depth + 1, leaves: &leaves) {
                 return false
             }
             return true

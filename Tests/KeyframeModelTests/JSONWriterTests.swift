@@ -224,7 +224,7 @@ private enum ReferenceWriter {
             return true
         case .object(let members):
             if depth >= 2 { return false }
-            for element in members.values where !count(element, depth: depth + 1, leaves: &leaves) { return false }
+            for member in members where !count(member.value, depth: depth + 1, leaves: &leaves) { return false }
             return true
         case .string(let text):
             leaves += text.utf8.count > 40 ? JSONWriter.inlineLeafLimit : 1

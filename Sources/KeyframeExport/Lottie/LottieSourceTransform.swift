@@ -222,9 +222,11 @@ struct LottieSourceTransform {
 
     /// How many keyframes the animated properties of a transform hold in all.
     static func keyframeCount(_ ks: JSONObject) -> Int {
-        ks.values.reduce(0) { sum, property in
-            property["a"]?.doubleValue == 1 ? sum + (property["k"]?.arrayValue?.count ?? 0) : sum
+        var count = 0
+        for (_, property) in ks where property["a"]?.doubleValue == 1 {
+            count += property["k"]?.arrayValue?.count ?? 0
         }
+        return count
     }
 
     /// Handles to 10⁻⁹: their error is multiplied by the value change of the segment.
