@@ -14,9 +14,23 @@ extension JSONCursor {
         }
     }
 
+    /// The required member `key` as a name (see ``name()``).
+    public func name(_ key: String) throws(JSONSchemaError) -> String {
+        // The common case, a string, without making a cursor.
+        if case .object(let members) = value, case .string(let text)? = members[key] { return text }
+        return try member(key).name()
+    }
+
     /// The member `key` as a name (see ``name()``), or `nil` when absent or null.
     public func optionalName(_ key: String) throws(JSONSchemaError) -> String? {
-        try optionalMember(key)?.name()
+        if case .object(let members) = value {
+            switch members[key] {
+            case .string(let text)?: return text
+            case nil, .null?: return nil
+            default: break
+            }
+        }
+        return try optionalMember(key)?.name()
     }
 
     /// ECMAScript's Number::toString(10): the shortest digits that read back to the same value, written without an

@@ -40,6 +40,9 @@ private struct Reader {
     /// The members of the objects being parsed, innermost last: each object's members are collected here and its
     /// storage is made once at its full size.
     var pending: [JSONObject.Element] = []
+    /// The elements of the arrays being parsed, innermost last: each array is made once at its full size (growing
+    /// it element by element reallocates it at every doubling).
+    var pendingElements: [JSONValue] = []
 
     init(_ bytes: UnsafeBufferPointer<UInt8>) {
         self.bytes = bytes
@@ -115,20 +118,25 @@ private struct Reader {
     mutating func parseArray(depth: Int) throws(JSONSyntaxError) -> JSONValue {
         if depth > JSONParser.maximumDepth { throw error("nesting deeper than \(JSONParser.maximumDepth) levels") }
         index += 1  // [
-        var elements: [JSONValue] = []
         skipWhitespace()
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
             index += 1
+            return .array([])
+        }
+        let first = pendingElements.count
+        func elements() -> JSONValue {
+            let elements = Array(pendingElements[first...])
+            pendingElements.removeSubrange(first...)
             return .array(elements)
         }
         while true {
             skipWhitespace()
-            elements.append(try parseValue(depth: depth))
+            pendingElements.append(try parseValue(depth: depth))
             skipWhitespace()
             guard index < bytes.count else { throw error("unexpected end of input inside an array") }
             switch bytes[index] {
             case UInt8(ascii: ","): index += 1
-            case UInt8(ascii: "]"): index += 1; return .array(elements)
+            case UInt8(ascii: "]"): index += 1; return elements()
             default: throw error("expected ',' or ']' after an array element, found \(describe(bytes[index]))")
             }
         }

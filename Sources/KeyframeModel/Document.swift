@@ -163,7 +163,9 @@ extension Document {
             }
             var seen = Set<String>()
             seen.reserveCapacity(composition.nodes.count)
-            for (nIndex, node) in composition.nodes.enumerated() {
+            // By index: a node is large, and copying one retains each of its tracks.
+            for nIndex in composition.nodes.indices {
+                let node = composition.nodes[nIndex]
                 // Named only when something is wrong (a valid document formats no path).
                 var nodePath: String { "compositions[\(cIndex)].nodes[\(nIndex)]" }
                 if let parent = node.parent, !seen.contains(parent) {
@@ -188,7 +190,7 @@ extension Document {
             }
         }
         for (cIndex, composition) in compositions.enumerated() where !composition.ik.isEmpty {
-            let boneIDs = Set(composition.nodes.filter { $0.kind == .bone }.map(\.id))
+            let boneIDs = Set(composition.nodes.lazy.filter { $0.kind == .bone }.map(\.id))
             for (index, constraint) in composition.ik.enumerated() {
                 for (key, id) in [("bone", constraint.bone), ("target", constraint.target)] where !boneIDs.contains(id) {
                     throw fail("compositions[\(cIndex)].ik[\(index)].\(key)", "\"\(id)\" is not a bone node")

@@ -100,6 +100,33 @@ final class DragonBonesBadInputTests: XCTestCase {
         XCTAssertEqual(document.compositions[0].nodes[2].tracks.content?.keyframes.first?.value, NodeContent.none)
     }
 
+    /// A slot that animations leave alone has its tracks made once per armature; each animation still reports
+    /// what making them reported, so counts are per animation as before.
+    func testASlotNoAnimationChangesReportsItsWarningInEveryAnimation() throws {
+        let bone = #"{"name":"b","translateFrame":[{"duration":2,"tweenEasing":0,"x":0},{"duration":0,"x":10}]}"#
+        let animations = [
+            #"{"name":"walk","duration":2,"bone":[\#(bone)]}"#,
+            #"{"name":"again","duration":4,"bone":[\#(bone)]}"#,
+            #"{"name":"shown","duration":2,"slot":[{"name":"s","displayFrame":[{"duration":1,"value":0},{"duration":1,"value":-1}]}]}"#,
+        ]
+        let body = Self.good.replacingOccurrences(of: #"{"name":"a"}"#, with: #"{"name":"ghost"},{"name":"a"}"#)
+            .replacingOccurrences(of: #""animation":["#, with: #""animation":[\#(animations.joined(separator: ",")),"#)
+        let document = try Importer.importDocument(at: try fixture(Self.skeleton(body)))
+        XCTAssertEqual(document.clips.map(\.name), ["walk", "again", "shown", "go"])
+        let missing = try XCTUnwrap(document.diagnostics.first { $0.code == "missing-texture" })
+        // Once in each of the three animations that leave the slot alone, once at the first key of the one that does.
+        XCTAssertEqual(missing.count, 4)
+        XCTAssertEqual(missing.path, "armature[0].skin[0].slot[0].display[0]")
+        func slot(_ clip: String) throws -> Node {
+            let id = try XCTUnwrap(document.clips.first { $0.name == clip }).composition
+            return try XCTUnwrap(document.compositions.first { $0.id == id }?.nodes.first { $0.id == "slot:s" })
+        }
+        XCTAssertEqual(try slot("walk"), try slot("again"))
+        XCTAssertEqual(try slot("walk"), try slot("go"))
+        XCTAssertEqual(try slot("walk").tracks.content?.keyframes.map(\.value), [NodeContent.none])
+        XCTAssertEqual(try slot("shown").tracks.content?.keyframes.map(\.value), [NodeContent.none])
+    }
+
     func testBadMeshTrianglesAndWeightsReportTheirPath() throws {
         let mesh = #"{"name":"a","type":"mesh","vertices":[0,0,1,0,0,1],"uvs":[0,0,1,0,0,1],"triangles":[0,1,7]}"#
         let body = Self.good.replacingOccurrences(of: #"{"name":"a"}"#, with: mesh)

@@ -74,7 +74,7 @@ struct DragonBonesAtlasReader {
         let image = try addImage(imagePath, at: written == nil ? nil : json.path.appending("imagePath"),
                                  declared: declared, resolution: scale, folder: folder, file: file, into: &result)
         for texture in try json.member("SubTexture").array() {
-            let name = try texture.member("name").name()
+            let name = try texture.name("name")
             let region = Rect(
                 x: try texture.member("x").lenientNumber(), y: try texture.member("y").lenientNumber(),
                 width: try texture.member("width").lenientNumber(), height: try texture.member("height").lenientNumber())
@@ -106,7 +106,7 @@ struct DragonBonesAtlasReader {
         let image = try addImage(imagePath, at: meta.path.appending("image"), declared: nil, resolution: scale,
                                  folder: folder, file: file, into: &result)
         for entry in try json.member("frames").array() {
-            var name = try entry.member("filename").name()
+            var name = try entry.name("filename")
             // TexturePacker loaders name the texture after the file without its extension (StageXL:
             // `getFilenameWithoutExtension`, i.e. everything before the last dot that is not the first character).
             if let dot = name.lastIndex(of: "."), dot > name.startIndex { name = String(name[..<dot]) }

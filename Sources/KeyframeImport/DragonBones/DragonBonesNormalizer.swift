@@ -21,6 +21,13 @@ struct DragonBonesNormalizer {
     /// Mesh ids by armature, slot and display name.
     private var meshIDs: [String: String] = [:]
     private var spriteIDs: Set<String> = []
+    /// One warning as ``warn(_:_:_:info:)`` takes it.
+    private typealias Warning = (code: String, message: String, path: JSONPath?, info: Bool)
+    /// The tracks of the current armature's slots that no animation changes (by slot index), made once and reused
+    /// by every animation, with the warnings making them gave (added again at each reuse, so counts stay).
+    private var slotSetupTracks: [Int: (tracks: NodeTracks, warnings: [Warning])] = [:]
+    /// Where warnings are also recorded while a slot's setup tracks are made.
+    private var recordedWarnings: [Warning]? = nil
 
     init(data: DragonBonesWire.Data, atlas: DragonBonesAtlasReader.Result, file: String, diagnostics: DiagnosticCollector) {
         self.data = data
@@ -31,6 +38,7 @@ struct DragonBonesNormalizer {
     }
 
     private mutating func warn(_ code: String, _ message: String, _ path: JSONPath?, info: Bool = false) {
+        recordedWarnings?.append((code, message, path, info))
         diagnostics.add(severity: info ? .info : .warning, code: code, message: message, file: file,
                         path: { path?.description })
     }
@@ -51,6 +59,7 @@ struct DragonBonesNormalizer {
         let clipPrefix = data.armatures.count > 1
         for armature in data.armatures {
             let skeleton = try Skeleton(armature, file: file)
+            slotSetupTracks = [:]
             try buildMeshes(armature, skeleton: skeleton)
             if armature.animations.isEmpty {
                 compositions.append(try composition(armature, skeleton: skeleton, animation: nil))
@@ -154,6 +163,13 @@ struct DragonBonesNormalizer {
         var indexByName: [String: Int]
         var slots: [DragonBonesWire.Slot]
         var displays: [String: [DragonBonesWire.Display]]
+        /// Each bone's tracks in the setup pose (in the order of ``bones``): what an animation without a timeline
+        /// for the bone gives it, made once for all the armature's animations.
+        var boneSetupTracks: [NodeTracks]
+        /// Each bone's node id and its parent's (in the order of ``bones``), and each slot's node id and its bone's:
+        /// the same in every animation's composition.
+        var boneNodes: [(id: String, parent: String?)]
+        var slotNodes: [(id: String, parent: String)]
 
         init(_ armature: DragonBonesWire.Armature, file: String) throws(ImportError) {
             func fail(_ path: JSONPath, _ message: String) -> ImportError {
@@ -201,6 +217,12 @@ struct DragonBonesNormalizer {
             }
             slots = armature.slots
             displays = armature.skins.first?.displays ?? [:]
+            boneSetupTracks = ordered.map(DragonBonesNormalizer.boneSetupTracks)
+            boneNodes = ordered.map { bone in
+                (DragonBonesNormalizer.boneID(bone.name),
+                 bone.parent.flatMap { $0.isEmpty ? nil : DragonBonesNormalizer.boneID($0) })
+            }
+            slotNodes = armature.slots.map { (DragonBonesNormalizer.slotID($0.name), DragonBonesNormalizer.boneID($0.parent)) }
         }
     }
 
@@ -361,11 +383,11 @@ struct DragonBonesNormalizer {
         }
         var nodes: [Node] = []
         nodes.reserveCapacity(skeleton.bones.count + skeleton.slots.count)
-        for bone in skeleton.bones {
+        for (boneIndex, bone) in skeleton.bones.enumerated() {
             let timeline = animation.flatMap { animation in boneTimelines[bone.name].map { animation.bones[$0] } }
-            var node = Node(id: Self.boneID(bone.name), name: bone.name, kind: .bone,
-                            parent: bone.parent.flatMap { $0.isEmpty ? nil : Self.boneID($0) })
-            node.tracks = try boneTracks(bone, timeline: timeline, timing: timing)
+            let ids = skeleton.boneNodes[boneIndex]
+            var node = Node(id: ids.id, name: bone.name, kind: .bone, parent: ids.parent)
+            node.tracks = try boneTracks(bone, setup: skeleton.boneSetupTracks[boneIndex], timeline: timeline, timing: timing)
             node.bone = BoneInheritance(
                 length: bone.length, inheritTranslation: bone.inheritTranslation, inheritRotation: bone.inheritRotation,
                 inheritScale: bone.inheritScale, inheritReflection: bone.inheritReflection)
@@ -373,9 +395,10 @@ struct DragonBonesNormalizer {
         }
         let drawOrders = animation.flatMap { zOrderTracks($0, slotCount: skeleton.slots.count, timing: timing) }
         for (slotIndex, slot) in skeleton.slots.enumerated() {
-            var node = Node(id: Self.slotID(slot.name), name: slot.name, kind: .slot, parent: Self.boneID(slot.parent))
+            let ids = skeleton.slotNodes[slotIndex]
+            var node = Node(id: ids.id, name: slot.name, kind: .slot, parent: ids.parent)
             let timeline = animation.flatMap { animation in slotTimelines[slot.name].map { animation.slots[$0] } }
-            node.tracks = try slotTracks(slot, armature: armature, skeleton: skeleton, animation: animation,
+            node.tracks = try slotTracks(slot, index: slotIndex, armature: armature, skeleton: skeleton, animation: animation,
                                          timeline: timeline, timing: timing)
             if let drawOrders { node.tracks.drawOrder = drawOrders[slotIndex] }
             nodes.append(node)
@@ -490,6 +513,7 @@ struct DragonBonesNormalizer {
         guard !frames.isEmpty else { return [] }
         if frames.count == 1 { return [Placed(start: 0, count: 0, frame: frames[0])] }
         var result: [Placed<Value>] = []
+        result.reserveCapacity(frames.count)
         var next = 0, start = 0, count = 0
         for i in 0...max(length, 0) where start + count <= i && next < frames.count {
             start = i
@@ -583,65 +607,76 @@ struct DragonBonesNormalizer {
         return (rotation, BoneAngles.normalized((t.skewX ?? 0) * degToRad) - rotation)
     }
 
-    private mutating func boneTracks(_ bone: DragonBonesWire.Bone, timeline: DragonBonesWire.BoneTimeline?,
-                                     timing: Timing) throws(ImportError) -> NodeTracks {
+    /// A bone's tracks in its setup pose: a constant position, and rotation, skew and scale unless they are the
+    /// identity's.
+    static func boneSetupTracks(_ bone: DragonBonesWire.Bone) -> NodeTracks {
         let origin = Self.components(bone.transform)
         let setup = bone.transform
         var tracks = NodeTracks()
         tracks.position = Track(constant: Vector2(x: setup.x, y: setup.y))
-        tracks.rotation = Track(constant: Degrees(radians: origin.rotation))
-        tracks.skew = Track(constant: Degrees(radians: origin.skew))
-        tracks.scale = Track(constant: Vector2(x: setup.scaleX, y: setup.scaleY))
-        if let timeline {
-            let (ts, to, path) = (timeline.scale, timeline.offset, timeline.path)
-            let vector = DragonBonesTimelineBaker.lerpVector, degrees = DragonBonesTimelineBaker.lerpDegrees
-            // Position and scale as offsets from / factors of the setup pose; rotation and skew from unwrapped
-            // angles, turning the short way back to the first frame when the animation loops.
-            func position<Value>(_ placed: [Placed<Value>], _ offset: @escaping (Value) -> Vector2) -> Track<Vector2>? {
-                timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
-                    Self.track(placed, timing: t) { _, f in
-                        let d = offset(f.value)
-                        return Vector2(x: setup.x + d.x, y: setup.y + d.y)
-                    }
+        if Degrees(radians: origin.rotation) != Degrees(0) { tracks.rotation = Track(constant: Degrees(radians: origin.rotation)) }
+        if Degrees(radians: origin.skew) != Degrees(0) { tracks.skew = Track(constant: Degrees(radians: origin.skew)) }
+        if Vector2(x: setup.scaleX, y: setup.scaleY) != .one { tracks.scale = Track(constant: Vector2(x: setup.scaleX, y: setup.scaleY)) }
+        return tracks
+    }
+
+    /// A bone's tracks in an animation: its setup tracks (``boneSetupTracks(_:)``) with what its timeline animates
+    /// replaced.
+    private mutating func boneTracks(_ bone: DragonBonesWire.Bone, setup setupTracks: NodeTracks,
+                                     timeline: DragonBonesWire.BoneTimeline?,
+                                     timing: Timing) throws(ImportError) -> NodeTracks {
+        guard let timeline else { return setupTracks }
+        let origin = Self.components(bone.transform)
+        let setup = bone.transform
+        var tracks = setupTracks
+        let (ts, to, path) = (timeline.scale, timeline.offset, timeline.path)
+        let vector = DragonBonesTimelineBaker.lerpVector, degrees = DragonBonesTimelineBaker.lerpDegrees
+        // Position and scale as offsets from / factors of the setup pose; rotation and skew from unwrapped
+        // angles, turning the short way back to the first frame when the animation loops.
+        func position<Value>(_ placed: [Placed<Value>], _ offset: @escaping (Value) -> Vector2) -> Track<Vector2>? {
+            timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
+                Self.track(placed, timing: t) { _, f in
+                    let d = offset(f.value)
+                    return Vector2(x: setup.x + d.x, y: setup.y + d.y)
                 }
             }
-            func scale<Value>(_ placed: [Placed<Value>], _ factor: @escaping (Value) -> Vector2) -> Track<Vector2>? {
-                timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
-                    Self.track(placed, timing: t) { _, f in
-                        let k = factor(f.value)
-                        return Vector2(x: setup.scaleX * k.x, y: setup.scaleY * k.y)
-                    }
+        }
+        func scale<Value>(_ placed: [Placed<Value>], _ factor: @escaping (Value) -> Vector2) -> Track<Vector2>? {
+            timed(scale: ts, offset: to, path: path, timing: timing, lerp: vector) { t in
+                Self.track(placed, timing: t) { _, f in
+                    let k = factor(f.value)
+                    return Vector2(x: setup.scaleX * k.x, y: setup.scaleY * k.y)
                 }
             }
-            func turn<Value>(_ placed: [Placed<Value>], _ angle: @escaping (Int) -> Double,
-                             from base: Double) -> Track<Degrees>? {
-                timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
-                    Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in Degrees(radians: base + angle(i)) }
-                }
+        }
+        func turn<Value>(_ placed: [Placed<Value>], _ angle: @escaping (Int) -> Double,
+                         from base: Double) -> Track<Degrees>? {
+            timed(scale: ts, offset: to, path: path, timing: timing, lerp: degrees) { t in
+                Self.track(placed, timing: t, loopBack: Self.shortTurn) { i, _ in Degrees(radians: base + angle(i)) }
             }
-            if let frames = timeline.all, !frames.isEmpty {
-                let placed = Self.place(frames, length: timing.length)
-                let angles = BoneAngles.unwrap(placed.map { Self.components($0.frame.value) }, clockwise: placed.map(\.frame.clockwise))
-                tracks.position = position(placed) { Vector2(x: $0.x, y: $0.y) }
-                tracks.rotation = turn(placed, { angles[$0].rotation }, from: origin.rotation)
-                tracks.skew = turn(placed, { angles[$0].skew }, from: origin.skew)
-                tracks.scale = scale(placed) { Vector2(x: $0.scaleX, y: $0.scaleY) }
-            }
-            if let frames = timeline.translate, !frames.isEmpty {
-                tracks.position = position(Self.place(frames, length: timing.length)) { $0 }
-            }
-            if let frames = timeline.rotate, !frames.isEmpty {
-                let placed = Self.place(frames, length: timing.length)
-                let degToRad = Double.pi / 180
-                let raw = placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) }
-                let angles = timeline.rotationsUnwrapped
-                    ? raw.map { (rotation: $0.0, skew: $0.1) } : BoneAngles.unwrap(raw, clockwise: placed.map(\.frame.clockwise))
-                tracks.rotation = turn(placed, { angles[$0].rotation }, from: origin.rotation)
-                tracks.skew = turn(placed, { angles[$0].skew }, from: origin.skew)
-            }
-            if let frames = timeline.scaleFrames, !frames.isEmpty {
-                tracks.scale = scale(Self.place(frames, length: timing.length)) { $0 }
-            }
+        }
+        if let frames = timeline.all, !frames.isEmpty {
+            let placed = Self.place(frames, length: timing.length)
+            let angles = BoneAngles.unwrap(placed.map { Self.components($0.frame.value) }, clockwise: placed.map(\.frame.clockwise))
+            tracks.position = position(placed) { Vector2(x: $0.x, y: $0.y) }
+            tracks.rotation = turn(placed, { angles[$0].rotation }, from: origin.rotation)
+            tracks.skew = turn(placed, { angles[$0].skew }, from: origin.skew)
+            tracks.scale = scale(placed) { Vector2(x: $0.scaleX, y: $0.scaleY) }
+        }
+        if let frames = timeline.translate, !frames.isEmpty {
+            tracks.position = position(Self.place(frames, length: timing.length)) { $0 }
+        }
+        if let frames = timeline.rotate, !frames.isEmpty {
+            let placed = Self.place(frames, length: timing.length)
+            let degToRad = Double.pi / 180
+            let raw = placed.map { ($0.frame.value.rotate * degToRad, $0.frame.value.skew * degToRad) }
+            let angles = timeline.rotationsUnwrapped
+                ? raw.map { (rotation: $0.0, skew: $0.1) } : BoneAngles.unwrap(raw, clockwise: placed.map(\.frame.clockwise))
+            tracks.rotation = turn(placed, { angles[$0].rotation }, from: origin.rotation)
+            tracks.skew = turn(placed, { angles[$0].skew }, from: origin.skew)
+        }
+        if let frames = timeline.scaleFrames, !frames.isEmpty {
+            tracks.scale = scale(Self.place(frames, length: timing.length)) { $0 }
         }
         if tracks.rotation?.isConstant == true, tracks.rotation?.keyframes.first?.value == Degrees(0) { tracks.rotation = nil }
         if tracks.skew?.isConstant == true, tracks.skew?.keyframes.first?.value == Degrees(0) { tracks.skew = nil }
@@ -651,10 +686,36 @@ struct DragonBonesNormalizer {
 
     // MARK: Slots
 
-    private mutating func slotTracks(_ slot: DragonBonesWire.Slot, armature: DragonBonesWire.Armature,
+    /// A slot's tracks in an animation; those of a slot the animation does not change (no timeline, play action
+    /// or deform, and no armature display, whose animation depends on the parent's) are made once per armature.
+    private mutating func slotTracks(_ slot: DragonBonesWire.Slot, index: Int, armature: DragonBonesWire.Armature,
                                      skeleton: Skeleton, animation: DragonBonesWire.Animation?,
                                      timeline: DragonBonesWire.SlotTimeline?,
                                      timing: Timing) throws(ImportError) -> NodeTracks {
+        let unchanged = timeline == nil
+            && !(skeleton.displays[slot.name] ?? []).contains { $0.type == "armature" }
+            && !(animation?.childActions.contains { $0.slot == slot.name || ($0.slot == nil && $0.bone == slot.parent) } ?? false)
+            && !(animation?.deforms.contains { $0.slot == slot.name } ?? false)
+        guard unchanged else {
+            return try makeSlotTracks(slot, armature: armature, skeleton: skeleton, animation: animation,
+                                      timeline: timeline, timing: timing)
+        }
+        if let made = slotSetupTracks[index] {
+            for warning in made.warnings { warn(warning.code, warning.message, warning.path, info: warning.info) }
+            return made.tracks
+        }
+        recordedWarnings = []
+        defer { recordedWarnings = nil }
+        let tracks = try makeSlotTracks(slot, armature: armature, skeleton: skeleton, animation: animation,
+                                        timeline: nil, timing: timing)
+        slotSetupTracks[index] = (tracks, recordedWarnings ?? [])
+        return tracks
+    }
+
+    private mutating func makeSlotTracks(_ slot: DragonBonesWire.Slot, armature: DragonBonesWire.Armature,
+                                         skeleton: Skeleton, animation: DragonBonesWire.Animation?,
+                                         timeline: DragonBonesWire.SlotTimeline?,
+                                         timing: Timing) throws(ImportError) -> NodeTracks {
         let displays = skeleton.displays[slot.name] ?? []
         var displayKeys: [(start: Int, index: Int, play: String?)] = [(0, slot.displayIndex, nil)]
         let shifted = timeline.map { DragonBonesTimelineBaker.isShifted(scale: $0.scale, offset: $0.offset) } ?? false

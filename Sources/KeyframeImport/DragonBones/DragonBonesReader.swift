@@ -41,7 +41,7 @@ struct DragonBonesReader {
         var bones: [DragonBonesWire.Bone] = []
         for cursor in try optionalArray(json, "bone") {
             bones.append(DragonBonesWire.Bone(
-                name: try cursor.member("name").name(), parent: try optionalString(cursor, "parent"),
+                name: try cursor.name("name"), parent: try optionalString(cursor, "parent"),
                 transform: try transform(cursor, "transform"), length: try number(cursor, "length", 0),
                 inheritTranslation: try bool(cursor, "inheritTranslation", true),
                 inheritRotation: try bool(cursor, "inheritRotation", true),
@@ -55,7 +55,7 @@ struct DragonBonesReader {
                 if case .string(let name) = mode.value { blend = name } else { blend = String(try int(cursor, "blendMode", 0)) }
             }
             slots.append(DragonBonesWire.Slot(
-                name: try cursor.member("name").name(), parent: try string(cursor, "parent", ""),
+                name: try cursor.name("name"), parent: try string(cursor, "parent", ""),
                 displayIndex: try int(cursor, "displayIndex", 0), blendMode: blend,
                 color: try cursor.optionalMember("color").map { (c) throws(JSONSchemaError) in try color(c) },
                 path: cursor.path))
@@ -72,7 +72,7 @@ struct DragonBonesReader {
         for cursor in try optionalArray(json, "skin") {
             var displays: [String: [DragonBonesWire.Display]] = [:]
             for slot in try optionalArray(cursor, "slot") {
-                let name = try slot.member("name").name()
+                let name = try slot.name("name")
                 var list: [DragonBonesWire.Display] = []
                 for display in try optionalArray(slot, "display") {
                     var read = try readDisplay(display)
@@ -100,7 +100,7 @@ struct DragonBonesReader {
             var bone = try cursor.member(anyOf: ["bone", "name"])
             if let explicit = try cursor.optionalMember("bone") { bone = explicit }
             ik.append(DragonBonesWire.IK(
-                name: try string(cursor, "name", ""), bone: try bone.name(), target: try cursor.member("target").name(),
+                name: try string(cursor, "name", ""), bone: try bone.name(), target: try cursor.name("target"),
                 bendPositive: try bool(cursor, "bendPositive", true), chain: try int(cursor, "chain", 0),
                 weight: try number(cursor, "weight", 1), path: cursor.path))
         }
@@ -117,7 +117,7 @@ struct DragonBonesReader {
         }
         let frameRate = try json.optionalMember("frameRate").map { (c) throws(JSONSchemaError) in try c.lenientNumber() }
         return DragonBonesWire.Armature(
-            name: try json.member("name").name(), frameRate: frameRate.flatMap { $0 > 0 ? $0 : nil }, bones: bones,
+            name: try json.name("name"), frameRate: frameRate.flatMap { $0 > 0 ? $0 : nil }, bones: bones,
             slots: slots, skins: skins, ik: ik, animations: animations, defaultAnimation: defaultAnimation,
             pathConstraintCount: pathConstraints, path: json.path)
     }
@@ -244,7 +244,7 @@ struct DragonBonesReader {
         var childActions: [DragonBonesWire.ChildAction] = []
         for cursor in try optionalArray(json, "bone") {
             var timeline = DragonBonesWire.BoneTimeline(
-                name: try cursor.member("name").name(), scale: try number(cursor, "scale", 1),
+                name: try cursor.name("name"), scale: try number(cursor, "scale", 1),
                 offset: try number(cursor, "offset", 0), path: cursor.path)
             if cursor.has("frame") {
                 timeline.all = try frames(cursor, "frame", tweened: true, events: &events) {
@@ -283,7 +283,7 @@ struct DragonBonesReader {
         var slots: [DragonBonesWire.SlotTimeline] = []
         for cursor in try optionalArray(json, "slot") {
             var timeline = DragonBonesWire.SlotTimeline(
-                name: try cursor.member("name").name(), scale: try number(cursor, "scale", 1),
+                name: try cursor.name("name"), scale: try number(cursor, "scale", 1),
                 offset: try number(cursor, "offset", 0), path: cursor.path)
             let displayKey = cursor.has("displayFrame") ? "displayFrame" : "frame"
             if cursor.has(displayKey) {
@@ -477,6 +477,15 @@ struct DragonBonesReader {
     }
 
     private func bool(_ json: JSONCursor, _ key: String, _ fallback: Bool) throws(JSONSchemaError) -> Bool {
+        // The common cases without making a cursor.
+        if case .object(let members) = json.value {
+            switch members[key] {
+            case nil, .null?: return fallback
+            case .bool(let flag)?: return flag
+            case .number(let number)?: return number != 0
+            default: break
+            }
+        }
         guard let cursor = try json.optionalMember(key) else { return fallback }
         switch cursor.value {
         case .bool(let flag): return flag

@@ -121,12 +121,12 @@ struct DragonBonesUpconverter {
     }
 
     private func readArmature(_ json: JSONCursor, isGlobal: Bool) throws(JSONSchemaError) -> DragonBonesWire.Armature {
-        let name = try json.member("name").name()
+        let name = try json.name("name")
         // Bones, parents first.
         var bones: [(name: String, parent: String?, transform: Transform, path: JSONPath)] = []
         for cursor in try json.optionalMember("bone")?.array() ?? [] {
             let parent = try cursor.optionalName("parent")
-            bones.append((try cursor.member("name").name(), parent.flatMap { $0.isEmpty ? nil : $0 },
+            bones.append((try cursor.name("name"), parent.flatMap { $0.isEmpty ? nil : $0 },
                           try transform(cursor), cursor.path))
         }
         bones = Self.parentsFirst(bones)
@@ -141,7 +141,7 @@ struct DragonBonesUpconverter {
             let sorted = skinSlots.enumerated().sorted { ($0.element.z, $0.offset) < ($1.element.z, $1.offset) }.map(\.element)
             var displays: [String: [DragonBonesWire.Display]] = [:]
             for (_, cursor) in sorted {
-                let slotName = try cursor.member("name").name()
+                let slotName = try cursor.name("name")
                 if !slots.contains(where: { $0.name == slotName }) {
                     var blend: String? = nil
                     if let mode = try cursor.optionalMember("blendMode") { blend = try mode.name() }
@@ -281,7 +281,7 @@ struct DragonBonesUpconverter {
         var childActions: [DragonBonesWire.ChildAction] = []
         let slotNames = Set(slots.map(\.name))
         for timeline in try json.optionalMember("timeline")?.array() ?? [] {
-            let name = try timeline.member("name").name()
+            let name = try timeline.name("name")
             var position = 0
             let scale = try number(timeline, "scale", 1), offset = try number(timeline, "offset", 0)
             var bones: [BoneFrame] = []
