@@ -127,6 +127,24 @@ final class DragonBonesBadInputTests: XCTestCase {
         XCTAssertEqual(try slot("shown").tracks.content?.keyframes.map(\.value), [NodeContent.none])
     }
 
+    /// DragonBonesJS keeps the first of two animations (or armatures) with one name and warns about the other;
+    /// so does the import, instead of failing on two compositions with one id.
+    func testARepeatedAnimationOrArmatureNameKeepsTheFirstWithAWarning() throws {
+        let longer = #"{"name":"go","duration":9,"bone":[{"name":"b","translateFrame":[{"duration":9,"x":5}]}]}"#
+        let body = Self.good.replacingOccurrences(of: #""x":10}]}]}]"#, with: #""x":10}]}]},\#(longer)]"#)
+        let document = try Importer.importDocument(at: try fixture(Self.skeleton(body)))
+        XCTAssertEqual(document.clips.map(\.name), ["go"])
+        XCTAssertEqual(document.clips[0].duration, Frames(3), "the first animation, 2 frames played once")
+        let animation = try XCTUnwrap(document.diagnostics.first { $0.code == "duplicate-animation" })
+        XCTAssertEqual(animation.path, "armature[0].animation[1]")
+        XCTAssert(animation.message.contains("\"go\""), animation.message)
+
+        let twice = #"{"name":"t","version":"5.5","frameRate":24,"armature":[{"name":"arm",\#(Self.good)},{"name":"arm","bone":[{"name":"other"}]}]}"#
+        let both = try Importer.importDocument(at: try fixture(twice))
+        XCTAssertEqual(both.compositions.map(\.id), ["arm/go"])
+        XCTAssertEqual(both.diagnostics.first { $0.code == "duplicate-armature" }?.path, "armature[1]")
+    }
+
     func testBadMeshTrianglesAndWeightsReportTheirPath() throws {
         let mesh = #"{"name":"a","type":"mesh","vertices":[0,0,1,0,0,1],"uvs":[0,0,1,0,0,1],"triangles":[0,1,7]}"#
         let body = Self.good.replacingOccurrences(of: #"{"name":"a"}"#, with: mesh)

@@ -29,12 +29,36 @@ struct DragonBonesNormalizer {
     /// Where warnings are also recorded while a slot's setup tracks are made.
     private var recordedWarnings: [Warning]? = nil
 
+    /// Takes `data` as DragonBonesJS does: an armature, or an animation of an armature, that repeats an earlier
+    /// one's name is left out with a warning (the runtime keeps the first and logs "Same armature" / "Same
+    /// animation").
     init(data: DragonBonesWire.Data, atlas: DragonBonesAtlasReader.Result, file: String, diagnostics: DiagnosticCollector) {
-        self.data = data
+        var kept = data
+        var repeats: [(kind: String, name: String, path: JSONPath)] = []
+        var armatureNames = Set<String>()
+        kept.armatures = data.armatures.filter { armature in
+            if armatureNames.insert(armature.name).inserted { return true }
+            repeats.append(("armature", armature.name, armature.path))
+            return false
+        }
+        for index in kept.armatures.indices {
+            var animationNames = Set<String>()
+            kept.armatures[index].animations = kept.armatures[index].animations.filter { animation in
+                if animationNames.insert(animation.name).inserted { return true }
+                repeats.append(("animation", animation.name, animation.path))
+                return false
+            }
+        }
+        self.data = kept
         self.atlas = atlas
         self.file = file
         self.diagnostics = diagnostics
         self.spriteIDs = Set(atlas.sprites.map(\.id))
+        for repeated in repeats {
+            warn("duplicate-\(repeated.kind)",
+                 "\(repeated.kind) \"\(repeated.name)\" has the name of an earlier one and is left out (the runtime keeps the first)",
+                 repeated.path)
+        }
     }
 
     private mutating func warn(_ code: String, _ message: String, _ path: JSONPath?, info: Bool = false) {
