@@ -73,6 +73,7 @@ public struct JSONObject: Sendable {
         return object
     }
 
+    /// Builds the key → position table when there are more than ``indexedSize`` members, else drops it.
     @usableFromInline
     mutating func indexIfLarge() {
         guard members.count > JSONObject.indexedSize else {
