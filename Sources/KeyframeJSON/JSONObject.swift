@@ -186,9 +186,11 @@ extension JSONObject: Hashable {
 
 extension JSONObject: ExpressibleByDictionaryLiteral {
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var candidates: [Element] = []
-        candidates.reserveCapacity(elements.count)
-        for (key, value) in elements { candidates.append((key, value)) }
-        self.init(uniquing: candidates)
+        self.init(dictionaryLiteralElements: elements)
+    }
+
+    /// The members of a dictionary literal (``JSONValue``'s too), in the order written.
+    init(dictionaryLiteralElements elements: [(String, JSONValue)]) {
+        self.init(uniquing: elements.map { (key: $0.0, value: $0.1) })
     }
 }

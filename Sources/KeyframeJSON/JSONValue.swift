@@ -76,9 +76,6 @@ extension JSONValue: ExpressibleByNilLiteral, ExpressibleByBooleanLiteral, Expre
     public init(stringLiteral value: String) { self = .string(value) }
     public init(arrayLiteral elements: JSONValue...) { self = .array(elements) }
     public init(dictionaryLiteral elements: (String, JSONValue)...) {
-        var candidates: [JSONObject.Element] = []
-        candidates.reserveCapacity(elements.count)
-        for (key, value) in elements { candidates.append((key, value)) }
-        self = .object(JSONObject(uniquing: candidates))
+        self = .object(JSONObject(dictionaryLiteralElements: elements))
     }
 }
