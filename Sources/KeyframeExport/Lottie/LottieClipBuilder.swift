@@ -86,6 +86,7 @@ struct LottieClipBuilder {
         let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                             d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
         var context = Context(settings: settings, clipName: clip.name)
+        context.measure = ApproximationMeasure(poses: poses, library: library, framing: framing)
         var images = LottieImageTable(document: document, library: library, cache: pictures, names: names)
 
         // Sample every frame, and halfway through each frame to find where the source holds its values.
@@ -164,12 +165,22 @@ struct LottieClipBuilder {
         var report = LottieReport()
         /// Code and node of every warning given: each is given once per node, not once per frame.
         var warned: Set<String> = []
+        /// Draws the clip's frames with and without an approximation, to say how far off a warning's file is
+        /// (`nil` while sampling in-between poses, which give no warnings of their own).
+        var measure: ApproximationMeasure? = nil
 
         /// A warning naming `node`, given once per code and node (and `what`); the report lists `node` (with `what`
-        /// in parentheses) among the approximated or the dropped.
-        mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool, what: String? = nil) {
+        /// in parentheses) among the approximated or the dropped. `edit` turns a pose into what the file shows
+        /// instead: the frames are drawn both ways and the warning says how far apart they are.
+        mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool, what: String? = nil,
+                           edit: ((Pose) -> Pose)? = nil) {
             let entry = what.map { "\(node) (\($0))" } ?? node
             guard warned.insert(code + "\u{1}" + entry).inserted else { return }
+            var message = message
+            if let edit, let error = measure?.measure(edit) {
+                message += "; measured against keyframe render: \(error)"
+                report.errors[entry] = error
+            }
             diagnostics.add(Diagnostic(severity: .warning, code: code, message: message, path: node))
             if approximated { report.approximated.insert(entry) } else { report.dropped.insert(entry) }
         }
@@ -261,7 +272,8 @@ struct LottieClipBuilder {
                 context.warn("lottie-blend-mode",
                              "\(item.path) uses blend mode \(blend.rawValue), which the \(context.settings.profile.rawValue) "
                                  + "profile cannot express; drawn as normal",
-                             node: item.path, approximated: true)
+                             node: item.path, approximated: true,
+                             edit: { ApproximationMeasure.blendModesNormal($0, under: item.path) })
                 blend = .normal
             }
         }

@@ -24,6 +24,8 @@ public struct LottieReport: Sendable, Equatable {
     public var approximated: Set<String> = []
     /// Nodes left out (meshes), by path.
     public var dropped: Set<String> = []
+    /// How far each measured entry of ``approximated`` and ``dropped`` moves the clip's frames from `keyframe render`.
+    public var errors: [String: ApproximationError] = [:]
 
     public init() {}
 
@@ -37,8 +39,13 @@ public struct LottieReport: Sendable, Equatable {
         if bakedTints > 0 { text += ", \(bakedTints) baked tints" }
         if mattes > 0 { text += ", \(mattes) track mattes" }
         if masks > 0 { text += ", \(masks) masked layers" }
-        text += "; approximated: \(approximated.isEmpty ? "none" : approximated.sorted().joined(separator: ", "))"
-        text += "; dropped: \(dropped.isEmpty ? "none" : dropped.sorted().joined(separator: ", "))"
+        func list(_ entries: Set<String>) -> String {
+            entries.isEmpty ? "none" : entries.sorted().map { entry in
+                errors[entry].map { "\(entry) [\($0)]" } ?? entry
+            }.joined(separator: ", ")
+        }
+        text += "; approximated: \(list(approximated))"
+        text += "; dropped: \(list(dropped))"
         return text
     }
 }

@@ -1,0 +1,125 @@
+import KeyframeEngine
+import KeyframeModel
+import KeyframeRaster
+import KeyframeRender
+
+/// Measures how far an export's approximation moves a clip's frames from `keyframe render`: each measured frame is
+/// drawn twice, as the source defines it and with the approximation applied to its pose, and the two pictures are
+/// compared pixel by pixel.
+///
+/// Exporters use it to put a number on every warning about something a file cannot say exactly (a blend mode drawn
+/// normal, a colour left out), so the warning says how far off the file is rather than only that it is.
+///
+/// ```swift
+/// let measure = ApproximationMeasure(poses: poses, library: library, framing: framing)
+/// let error = measure.measure { pose in ApproximationMeasure.blendModesNormal(pose, under: "walker/3:body") }
+/// ```
+struct ApproximationMeasure {
+    /// The clip's pose at every frame.
+    let poses: [Pose]
+    let library: AtlasLibrary
+    /// The export's framing: the measurement is in its pixels.
+    let framing: Framing
+    /// At most this many frames are drawn (spread evenly, first and last included); every frame below it.
+    var frameLimit = 24
+
+    /// The frames measured: every frame of short clips, else ``frameLimit`` spread evenly.
+    var frames: [Int] {
+        guard poses.count > frameLimit else { return Array(poses.indices) }
+        return (0..<frameLimit).map { $0 * (poses.count - 1) / max(frameLimit - 1, 1) }
+    }
+
+    /// The worst frame's difference between the source's frames and the frames `edit` makes of their poses; `nil`
+    /// when the clip has no frames. Frames whose edited pose equals the source's are not drawn.
+    func measure(_ edit: (Pose) -> Pose) -> ApproximationError? {
+        var renderer = FrameRenderer()
+        var exact = Bitmap(width: framing.width, height: framing.height)
+        var approximated = Bitmap(width: framing.width, height: framing.height)
+        var worst: ApproximationError? = nil
+        for index in frames {
+            let pose = poses[index]
+            let edited = edit(pose)
+            var error = ApproximationError(frame: index, pixelsOff: 0, largestDifference: 0, meanDifference: 0)
+            if edited != pose {
+                renderer.render(pose, library: library, framing: framing, background: .transparent, into: &exact)
+                renderer.render(edited, library: library, framing: framing, background: .transparent,
+                                into: &approximated)
+                if let difference = BitmapDifference(approximated, exact, tolerance: ApproximationError.tolerance) {
+                    error.pixelsOff = difference.differingPixels
+                    error.largestDifference = difference.maxDifference
+                    error.meanDifference = difference.meanDifference
+                }
+            }
+            if worst == nil || error.isWorse(than: worst!) { worst = error }
+        }
+        return worst
+    }
+
+    /// `pose` with every item of the node at `path` (and of the nodes under it) drawn with the normal blend mode,
+    /// inside its filter group and out.
+    static func blendModesNormal(_ pose: Pose, under path: String) -> Pose {
+        var pose = pose
+        for i in pose.items.indices where shows(pose.items[i].path, under: path) {
+            pose.items[i].blendMode = .normal
+            pose.items[i].inGroup?.blendMode = .normal
+        }
+        for g in pose.filterGroups.indices where shows(pose.filterGroups[g].path, under: path) {
+            pose.filterGroups[g].blendMode = .normal
+        }
+        return pose
+    }
+
+    /// `pose` without the items of the node at `path` and the nodes under it.
+    static func without(_ pose: Pose, under path: String) -> Pose {
+        var pose = pose
+        pose.items.removeAll { shows($0.path, under: path) }
+        return pose
+    }
+
+    /// Whether `itemPath` (an item's or a group's path) belongs to the node at `path` or a node under it.
+    static func shows(_ itemPath: String, under path: String) -> Bool {
+        itemPath == path || itemPath.hasPrefix(path + "/")
+    }
+}
+
+/// How far an approximated frame is from the source's: the worst measured frame's figures.
+public struct ApproximationError: Sendable, Hashable, CustomStringConvertible {
+    /// A pixel is off when one of its channels differs by more than this (of 255), the players' own tolerance in the
+    /// conformance tests.
+    public static let tolerance = 8
+    /// The clip frame (0-based) measured worst.
+    public var frame: Int
+    /// Pixels of that frame with a channel off by more than ``tolerance``.
+    public var pixelsOff: Int
+    /// The largest channel difference of that frame (0–255).
+    public var largestDifference: Int
+    /// The mean channel difference of that frame (0–255).
+    public var meanDifference: Double
+
+    /// Whether the frame is exact within ``tolerance``.
+    public var isExact: Bool { pixelsOff == 0 }
+
+    /// Worse: more pixels off, then a larger difference.
+    func isWorse(than other: ApproximationError) -> Bool {
+        (pixelsOff, largestDifference) > (other.pixelsOff, other.largestDifference)
+    }
+
+    /// "1,234 px off by more than 8/255 at frame 12 (largest difference 200/255)", or "no pixel off by more than
+    /// 8/255".
+    public var description: String {
+        guard pixelsOff > 0 else { return "no pixel off by more than \(Self.tolerance)/255" }
+        return "\(Self.grouped(pixelsOff)) px off by more than \(Self.tolerance)/255 at frame \(frame) "
+            + "(largest difference \(largestDifference)/255)"
+    }
+
+    /// `n` with thousands separated by commas.
+    static func grouped(_ n: Int) -> String {
+        var digits = Array(String(n))
+        var i = digits.count - 3
+        while i > 0 {
+            digits.insert(",", at: i)
+            i -= 3
+        }
+        return String(digits)
+    }
+}
