@@ -37,7 +37,7 @@ public struct NodeCurves: Sendable, Hashable {
     public enum Segment: Int, Sendable, Hashable {
         /// The value holds until the next keyframe (or this is the last one).
         case hold = 0
-        /// Linear interpolation.
+        /// Linear interpolation, in whatever form the source wrote it (``Easing/isLinear``).
         case linear = 1
         /// Any other easing (Bézier, Flash or Flump quadratic, …).
         case eased = 2
@@ -46,7 +46,7 @@ public struct NodeCurves: Sendable, Hashable {
             if last { self = .hold; return }
             switch easing {
             case .hold: self = .hold
-            case .linear: self = .linear
+            case _ where easing.isLinear: self = .linear
             default: self = .eased
             }
         }
