@@ -19,6 +19,8 @@ struct FrameSource {
     var options: RenderOptions
     /// Whether to keep warnings and the progress bar quiet.
     var quiet: Bool
+    /// Framings pinned by clip name (a golden set's stored framing), over `--fit`'s.
+    var pinnedFramings: [String: Framing.Region] = [:]
 
     /// One rendered clip (or script run).
     struct Sequence {
@@ -52,6 +54,7 @@ struct FrameSource {
         let document = input.scene.document
         var session = RenderSession(scene: input.scene)
         options.configure(&session)
+        session.pinnedFramings = pinnedFramings
         session.outputFolder = folder
         session.contactSheet = nil
         let rate = options.fps ?? document.frameRate.framesPerSecond

@@ -173,7 +173,8 @@ struct Render: ParsableCommand {
         guard !quiet else { return }
         var text = ""
         for summary in summaries {
-            let fitNote = summary.fit != options.fit ? " (the document has no stage size; framed its content)" : ""
+            let fitNote = options.bounds == nil && summary.fit != (options.fit ?? .stage)
+                ? " (the document has no stage size; framed its content)" : ""
             let files = summary.paths.isEmpty ? "" : ": \(Render.describe(summary.paths))"
             let rateNote = script != nil ? " at \(NumericBounds.text(rate)) fps" : ""
             text += "\(summary.name): \(summary.frames.count) frame(s)\(rateNote), "
