@@ -2,7 +2,7 @@ import Foundation
 import KeyframeFiles
 import KeyframeJSON
 
-/// How each clip of a golden set was framed, kept beside its approved frames (`keyframe-framing.json`): the document
+/// How each clip of a golden set was framed, kept beside its approved frames (`golden-framing.json`): the document
 /// rectangle every frame shows and the frames' size in pixels.
 ///
 /// A recording writes it; later verifications frame each clip the same way, so a change shows only in the frames it
@@ -27,7 +27,7 @@ public struct GoldenFraming: Sendable, Hashable {
     }
 
     /// The file's name inside the golden folder.
-    public static let fileName = "keyframe-framing.json"
+    public static let fileName = "golden-framing.json"
     static let format = "keyframe-golden-framing"
 
     /// Framings by clip (or script) name, as the frame files' stems are named.

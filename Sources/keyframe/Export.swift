@@ -73,7 +73,7 @@ struct Export: ParsableCommand {
     @Option(help: "Clips exported in parallel (default: all cores). Output is identical for any value.")
     var jobs: Int?
 
-    @Flag(help: "Print nothing but errors and warnings (not the list of files written).")
+    @Flag(name: [.short, .long], help: "Print nothing but errors and warnings (not the list of files written).")
     var quiet = false
 
     @OptionGroup var diagnostics: DiagnosticsOption

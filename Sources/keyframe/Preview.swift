@@ -45,7 +45,7 @@ struct Preview: ParsableCommand {
     @Option(help: "The page title (default: the document's name).")
     var title: String?
 
-    @Flag(help: "Print nothing but errors and warnings.")
+    @Flag(name: [.short, .long], help: "Print nothing but errors and warnings.")
     var quiet = false
 
     mutating func validate() throws {

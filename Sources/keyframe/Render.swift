@@ -56,7 +56,7 @@ struct Render: ParsableCommand {
     @Flag(help: "Print what was written (files, sizes, clips, frames, diagnostics) as JSON instead of the summary.")
     var json = false
 
-    @Flag(help: "Print nothing but errors (and the --json report).")
+    @Flag(name: [.short, .long], help: "Print nothing but errors (and the --json report).")
     var quiet = false
 
     @Flag(help: "Write the frames even when none of them shows any sprite (otherwise that is an error).")

@@ -16,7 +16,7 @@ struct Verify: ParsableCommand {
             the render no longer produces, are failures too. For every failing frame a diff picture and the \
             rendered frame are saved in the artefacts folder. The golden folder is never modified without --record.
 
-            --record also keeps each clip's framing in DIR/keyframe-framing.json (the document rectangle and the \
+            --record also keeps each clip's framing in DIR/golden-framing.json (the document rectangle and the \
             frame size); later runs frame the clips the same way, so a change shows only in the frames it touches. \
             --fit or --bounds frame anew (and --record then keeps the new framing); --size scales the kept one.
             """)

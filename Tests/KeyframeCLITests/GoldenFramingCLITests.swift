@@ -2,7 +2,7 @@ import Foundation
 import KeyframeTestSupport
 import XCTest
 
-/// A golden set keeps its framing (`keyframe-framing.json`), so one edited keyframe fails only the frames it changes:
+/// A golden set keeps its framing (`golden-framing.json`), so one edited keyframe fails only the frames it changes:
 /// the walker with its arm moved 30 px outward in one frame, verified against a set recorded from the original.
 final class GoldenFramingCLITests: XCTestCase {
     /// The walker's frame-0 arm placement, and the same moved 30 px right (outside the walker's content bounds).
@@ -39,7 +39,7 @@ final class GoldenFramingCLITests: XCTestCase {
                                         "--fit", "content"] + size, directory: root)
         XCTAssertEqual(record.status, 0, record.stderr)
         let framing = try XCTUnwrap(JSONSerialization.jsonObject(
-            with: Data(contentsOf: golden.appendingPathComponent("keyframe-framing.json"))) as? [String: Any])
+            with: Data(contentsOf: golden.appendingPathComponent("golden-framing.json"))) as? [String: Any])
         let walk = try XCTUnwrap((framing["clips"] as? [String: Any])?["walk"] as? [String: Any])
         let bounds = try XCTUnwrap(walk["bounds"] as? [Double]).map { String($0) }.joined(separator: ",")
 
@@ -86,7 +86,7 @@ final class GoldenFramingCLITests: XCTestCase {
         XCTAssertTrue(other.stderr.contains("--size 100x100 asks for 100×100 where the golden set keeps"), other.stderr)
 
         // A set without kept framing (an older recording, or frames written by `render`) says so.
-        try FileManager.default.removeItem(at: golden.appendingPathComponent("keyframe-framing.json"))
+        try FileManager.default.removeItem(at: golden.appendingPathComponent("golden-framing.json"))
         let older = try CLIRunner.run(["verify", walker, "--clip", "walk", "--golden", golden.path, "--size", "100x100"],
                                       directory: root)
         XCTAssertEqual(older.status, 1)

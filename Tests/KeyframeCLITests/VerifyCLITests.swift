@@ -85,7 +85,7 @@ final class VerifyCLITests: XCTestCase {
         let after = try snapshot(golden)
         // Frame 5, and the framing the set now keeps (it was written by `render`, which keeps none).
         XCTAssertEqual(after.filter { before[$0.key] != $0.value }.map(\.key).sorted(),
-                       ["keyframe-framing.json", "spinner-0005.png"])
+                       ["golden-framing.json", "spinner-0005.png"])
         XCTAssertFalse(after.keys.contains { $0.hasPrefix(".") }, "temporary files left behind")
         XCTAssertEqual(try runInScratch(["verify", spinner, "--golden", golden.path, "--size", "80x80"]).status, 0)
     }
