@@ -13,7 +13,10 @@ import KeyframeRaster
 ///
 /// What a filtered node shows (a ``Pose/FilterGroup``) is drawn once into an offscreen layer as large as its
 /// content grown by its filters' reach, filtered in place, then composited with the node's colour transform and
-/// blend mode, as Flash draws a filtered display object (raster.md, "Filters").
+/// blend mode, as Flash draws a filtered display object (raster.md, "Filters"). A node with a blend mode of its own
+/// that shows a nested composition is such a group too (without filters): Flash blends a display object's
+/// content as one picture. Items and groups with `alpha` or `erase` act on the picture of the group they are
+/// drawn into, and are not drawn where no group encloses them (raster.md, "Blend modes").
 public struct FrameRenderer: Sendable {
     private var rasterizer = Rasterizer()
     /// Offscreen layers (masked runs, masks, filtered groups) not in use; their storage is reused frame to frame.
@@ -27,8 +30,6 @@ public struct FrameRenderer: Sendable {
     /// Where the last ``renderReusingBuffer(_:scenes:framing:background:into:)`` drew: every pixel of that frame
     /// outside this rectangle is the background; `nil` after any other call.
     public var inkedRegion: PixelRect? { previousInk }
-    /// Model blend modes that the raster cannot draw and that were drawn as normal.
-    public private(set) var unsupportedBlendModes: Set<BlendMode> = []
 
     public init() {}
 
@@ -169,7 +170,7 @@ public struct FrameRenderer: Sendable {
                     drawGroup(child, items[index..<first.end], pose: pose, layout: layout, library: library,
                               view: view, into: &target)
                 } else {
-                    draw(items[index], library: library, view: view, into: &target)
+                    draw(items[index], enclosed: group != nil, library: library, view: view, into: &target)
                 }
                 index = first.end
                 continue
@@ -247,7 +248,7 @@ public struct FrameRenderer: Sendable {
             filter.apply(to: &layer, plane: &filterPlane, scratch: &filterScratch)
         }
         let mode = pose.filterGroups[group].blendMode
-        if PixelBlendMode(mode) == nil { unsupportedBlendModes.insert(mode) }
+        if FrameRenderer.needsEnclosingGroup(mode) && pose.filterGroups[group].parent == nil { return }
         let paint = FrameRenderer.paint(pose.filterGroups[group].color, mode)
         rasterizer.composite(layer, x: area.x, y: area.y, paint: paint, into: &target)
         spare.append(layer)
@@ -284,17 +285,24 @@ public struct FrameRenderer: Sendable {
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
-    /// The paint of a colour transform and model blend mode (modes the raster lacks are drawn normal).
+    /// The paint of a colour transform and model blend mode.
     private static func paint(_ color: ColorTransform, _ mode: BlendMode) -> Paint {
-        Paint(opacity: 1, colorTransform: PixelColorTransform(color), blendMode: PixelBlendMode(mode) ?? .normal)
+        Paint(opacity: 1, colorTransform: PixelColorTransform(color), blendMode: PixelBlendMode(mode))
     }
 
+    /// Whether `mode` acts on the picture of an enclosing group, so that it draws nothing without one: Flash's
+    /// `alpha` and `erase` need a parent with `layer` (or another reason to be drawn as one picture), and Flash
+    /// Player, like Ruffle, leaves them out otherwise (raster.md, "Blend modes").
+    static func needsEnclosingGroup(_ mode: BlendMode) -> Bool { mode == .alpha || mode == .erase }
+
     /// Draws one item: with its colour and blend mode inside its innermost filter group when it has one (the
-    /// group's own are applied when the group's picture is composited), else its accumulated ones.
-    private mutating func draw(_ item: Pose.Item, library: AtlasLibrary, view: Affine, into target: inout Bitmap) {
+    /// group's own are applied when the group's picture is composited), else its accumulated ones. `enclosed` says
+    /// whether `target` is a group's picture (an `alpha` or `erase` item draws nothing elsewhere).
+    private mutating func draw(_ item: Pose.Item, enclosed: Bool = false, library: AtlasLibrary, view: Affine,
+                               into target: inout Bitmap) {
         guard let sprite = library.sprite(item.sprite) else { return }
         let mode = item.inGroup?.blendMode ?? item.blendMode
-        if PixelBlendMode(mode) == nil { unsupportedBlendModes.insert(mode) }
+        if !enclosed && FrameRenderer.needsEnclosingGroup(mode) { return }
         let paint = FrameRenderer.paint(item.inGroup?.color ?? item.color, mode)
         let image = library.images[sprite.image]
         if let mesh = item.mesh {

@@ -174,7 +174,11 @@ final class LottieWebConformanceTests: XCTestCase {
                     } else {
                         Self.frameFigures.record(key: key, frame: frame, difference)
                     }
-                } else if !Self.acceptable(difference, key: key, frame: frame) {
+                } else if !Self.acceptable(difference, key: key, frame: frame)
+                    && !s.explainedByDeclaredBlendModes(frame, actual: actual, against: difference,
+                                                        label: "lottie-web \(renderer.rawValue)",
+                                                        acceptable: { Self.acceptable($0, key: key, frame: frame) })
+                {
                     let stem = "lottie-web-\(s.name)-\(profile.rawValue)-\(renderer.rawValue)-\(frame)"
                     let artifact = BitmapComparison.compare(actual, wanted, tolerance: 8).writeArtifacts(
                         named: stem, actual: actual, directory: BitmapComparison.artifactDirectory,

@@ -235,7 +235,11 @@ final class ThorVGConformanceTests: XCTestCase {
             if difference.passes { figures.passing += 1 }
             if Self.recording {
                 Self.frameFigures.record(key: "\(s.name)/\(profile.rawValue)", frame: index, difference)
-            } else if !Self.acceptable(difference, key: "\(s.name)/\(profile.rawValue)", frame: index) {
+            } else if !Self.acceptable(difference, key: "\(s.name)/\(profile.rawValue)", frame: index)
+                && !s.explainedByDeclaredBlendModes(index, actual: actual, against: difference, label: "ThorVG",
+                                                    acceptable: { Self.acceptable($0, key: "\(s.name)/\(profile.rawValue)",
+                                                                                  frame: index) })
+            {
                 let comparison = BitmapComparison.compare(actual, expected, tolerance: 8)
                 let stem = "thorvg-\(s.name)-\(profile.rawValue)-\(index)"
                 let artifact = comparison.writeArtifacts(

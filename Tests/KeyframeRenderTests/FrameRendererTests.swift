@@ -101,16 +101,24 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(p.a, 255)
     }
 
-    /// A blend mode the raster lacks draws as normal and is remembered for a report.
-    func testUnsupportedBlendModeDrawsNormally() {
-        var pose = Pose()
-        pose.items = [item("quad", .identity, blend: .difference)]
-        var renderer = FrameRenderer()
-        var frame = Bitmap(width: 0, height: 0)
-        renderer.render(pose, library: library(), framing: Framing(scene: Rect(x: 0, y: 0, width: 8, height: 8), size: nil),
-                        background: .white, into: &frame)
-        XCTAssertEqual(frame.pixel(x: 1, y: 1), RenderPipelineTests.red.premultiplied)
-        XCTAssertEqual(renderer.unsupportedBlendModes, [.difference])
+    /// Every Flash mode is drawn: difference of red over white is cyan; `alpha` and `erase` with no group to act
+    /// on draw nothing.
+    func testBlendModesDrawAndGroupModesNeedAGroup() {
+        func draw(_ blend: BlendMode) -> PremultipliedPixel {
+            var pose = Pose()
+            pose.items = [item("quad", .identity, blend: blend)]
+            var renderer = FrameRenderer()
+            var frame = Bitmap(width: 0, height: 0)
+            renderer.render(pose, library: library(),
+                            framing: Framing(scene: Rect(x: 0, y: 0, width: 8, height: 8), size: nil),
+                            background: .white, into: &frame)
+            return frame.pixel(x: 1, y: 1)
+        }
+        XCTAssertEqual(draw(.difference), PremultipliedPixel(r: 0, g: 255, b: 255, a: 255))
+        XCTAssertEqual(draw(.invert), PremultipliedPixel(r: 0, g: 0, b: 0, a: 255))
+        XCTAssertEqual(draw(.alpha), PremultipliedPixel(r: 255, g: 255, b: 255, a: 255))
+        XCTAssertEqual(draw(.erase), PremultipliedPixel(r: 255, g: 255, b: 255, a: 255))
+        XCTAssertEqual(draw(.layer), RenderPipelineTests.red.premultiplied)
     }
 
     /// Thumbnails average whole source pixels; contact sheets grow with their cells.
