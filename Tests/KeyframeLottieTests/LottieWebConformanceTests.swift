@@ -43,7 +43,8 @@ final class LottieWebConformanceTests: XCTestCase {
         super.tearDown()
     }
 
-    static let samples = ["animate-walker", "animate-bouncer-long", "bta-spinner", "flump-hopbot", "dragonbones-waver"]
+    static let samples = ["animate-walker", "animate-bouncer-long", "bta-spinner", "flump-hopbot", "dragonbones-waver",
+                          "animate-blend"]
     /// Frames per sample clip: every frame of clips up to this long.
     static let frameLimit = 48
     /// Frames per corpus export: first, middle and last (`KEYFRAME_LOTTIE_WEB_CORPUS_FRAMES` spreads more).
@@ -208,7 +209,9 @@ final class LottieWebConformanceTests: XCTestCase {
         let player = try Self.player()
         var lines: [String] = []
         var recordedChecked = 0
-        for sample in Self.samples {
+        // animate-blend's portable export misses the render by the blend modes it declares, so it cannot be the
+        // unperturbed side of this control.
+        for sample in Self.samples where sample != "animate-blend" {
             let s = try LottieConformanceSubject(TestPaths.packageRoot.appendingPathComponent("Samples/\(sample)"),
                                                  profile: .portable)
             guard case .object(let root) = try JSONParser.parse(s.json), case .array(let layers)? = root["layers"]
