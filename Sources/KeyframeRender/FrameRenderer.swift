@@ -21,6 +21,9 @@ public struct FrameRenderer: Sendable {
     private var rasterizer = Rasterizer()
     /// Offscreen layers (masked runs, masks, filtered groups) not in use; their storage is reused frame to frame.
     private var spare: [Bitmap] = []
+    /// Set while a masked run draws one blended unit into its own picture: the unit (an item or a group) is drawn
+    /// normally there, and the picture composited with the unit's mode after masking.
+    private var drawsNextUnitNormally = false
     /// Working memory of the filters.
     private var filterPlane: [UInt8] = []
     private var filterScratch: [UInt8] = []
@@ -201,9 +204,47 @@ public struct FrameRenderer: Sendable {
         }
         guard !area.isEmpty else { return }
         let local = Affine.translation(Double(-area.x), Double(-area.y)).concatenating(view)
-        var layer = takeLayer(area)
-        drawUnits(run, group: group, maskBase: maskBase + masks.count, pose: pose, layout: layout, library: library,
-                  view: local, into: &layer)
+        // Units with a blend mode blend with what is behind the masked run, not with the run's own picture: each is
+        // drawn (normally) and masked on its own, then composited with its mode; the units between them share one
+        // masked picture, composited normally.
+        var start = run.startIndex
+        while start < run.endIndex {
+            var end = start
+            var mode = BlendMode.normal
+            while end < run.endIndex {
+                let unit = FrameRenderer.unit(run, at: end, in: group, pose: pose)
+                let own = FrameRenderer.mode(of: run[end], child: unit.child, pose: pose)
+                if PixelBlendMode(own) != .normal {
+                    if end == start { (end, mode) = (unit.end, own) }
+                    break
+                }
+                end = unit.end
+            }
+            if FrameRenderer.needsEnclosingGroup(mode) && group == nil {
+                start = end
+                continue
+            }
+            var layer = takeLayer(area)
+            drawsNextUnitNormally = mode != .normal
+            drawUnits(run[start..<end], group: group, maskBase: maskBase + masks.count, pose: pose, layout: layout,
+                      library: library, view: local, into: &layer)
+            drawsNextUnitNormally = false
+            applyMasks(masks, to: &layer, area: area, pose: pose, library: library, view: local)
+            rasterizer.composite(layer, x: area.x, y: area.y, paint: Paint(blendMode: PixelBlendMode(mode)),
+                                 into: &target)
+            spare.append(layer)
+            start = end
+        }
+    }
+
+    /// The blend mode a unit of a group is composited with: its child group's, or the item's own in the group.
+    private static func mode(of item: Pose.Item, child: Int?, pose: Pose) -> BlendMode {
+        child.map { pose.filterGroups[$0].blendMode } ?? item.inGroup?.blendMode ?? item.blendMode
+    }
+
+    /// Multiplies `layer` (covering `area`) by the coverage of each mask in `masks`.
+    private mutating func applyMasks(_ masks: [Int], to layer: inout Bitmap, area: PixelRect, pose: Pose,
+                                     library: AtlasLibrary, view local: Affine) {
         var mask = takeLayer(area)
         for maskIndex in masks {
             if pose.masks.indices.contains(maskIndex) {
@@ -218,9 +259,7 @@ public struct FrameRenderer: Sendable {
             layer.applyMask(mask)
             mask.clear()
         }
-        rasterizer.composite(layer, x: area.x, y: area.y, into: &target)
         spare.append(mask)
-        spare.append(layer)
     }
 
     /// The largest offscreen picture of a filtered group, in pixels, before the context around the frame is given
@@ -231,6 +270,8 @@ public struct FrameRenderer: Sendable {
     /// filters in order, then the layer composited with the group's colour transform and blend mode.
     private mutating func drawGroup(_ group: Int, _ run: ArraySlice<Pose.Item>, pose: Pose, layout: FilterLayout,
                                     library: AtlasLibrary, view: Affine, into target: inout Bitmap) {
+        let normally = drawsNextUnitNormally
+        drawsNextUnitNormally = false
         let content = layout.bounds(of: run, within: group, library: library, view: view)
         var area = content.grown(by: layout.margins[group].union(layout.reach[group]))
         // Content farther outside the target than the filters read cannot reach it.
@@ -247,7 +288,7 @@ public struct FrameRenderer: Sendable {
         for filter in layout.filters[group] {
             filter.apply(to: &layer, plane: &filterPlane, scratch: &filterScratch)
         }
-        let mode = pose.filterGroups[group].blendMode
+        let mode = normally ? .normal : pose.filterGroups[group].blendMode
         if FrameRenderer.needsEnclosingGroup(mode) && pose.filterGroups[group].parent == nil { return }
         let paint = FrameRenderer.paint(pose.filterGroups[group].color, mode)
         rasterizer.composite(layer, x: area.x, y: area.y, paint: paint, into: &target)
@@ -301,7 +342,11 @@ public struct FrameRenderer: Sendable {
     private mutating func draw(_ item: Pose.Item, enclosed: Bool = false, library: AtlasLibrary, view: Affine,
                                into target: inout Bitmap) {
         guard let sprite = library.sprite(item.sprite) else { return }
-        let mode = item.inGroup?.blendMode ?? item.blendMode
+        var mode = item.inGroup?.blendMode ?? item.blendMode
+        if drawsNextUnitNormally {
+            drawsNextUnitNormally = false
+            mode = .normal
+        }
         if !enclosed && FrameRenderer.needsEnclosingGroup(mode) { return }
         let paint = FrameRenderer.paint(item.inGroup?.color ?? item.color, mode)
         let image = library.images[sprite.image]

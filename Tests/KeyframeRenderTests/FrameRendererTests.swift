@@ -121,6 +121,24 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(draw(.layer), RenderPipelineTests.red.premultiplied)
     }
 
+    /// A masked item with a blend mode blends with what is behind the masked run (not with the run's own picture),
+    /// only where the mask covers it; the normal item after it in the run still draws over it.
+    func testMaskedItemBlendsWithTheBackdrop() {
+        var pose = Pose()
+        pose.masks = [[item("bar", Matrix2D(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0))]]  // x 0–8, y 0–4
+        pose.items = [
+            item("quad", .identity, blend: .difference, masks: [0]),
+            item("quad", Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: 6, ty: 0), masks: [0]),
+        ]
+        var renderer = FrameRenderer()
+        var frame = Bitmap(width: 0, height: 0)
+        renderer.render(pose, library: library(), framing: Framing(scene: Rect(x: 0, y: 0, width: 16, height: 8), size: nil),
+                        background: .white, into: &frame)
+        XCTAssertEqual(frame.pixel(x: 1, y: 1), PremultipliedPixel(r: 0, g: 255, b: 255, a: 255), "red − white, in the mask")
+        XCTAssertEqual(frame.pixel(x: 1, y: 6), PremultipliedPixel(r: 255, g: 255, b: 255, a: 255), "below the mask")
+        XCTAssertEqual(frame.pixel(x: 7, y: 1), RenderPipelineTests.red.premultiplied, "the normal item drawn after it")
+    }
+
     /// Thumbnails average whole source pixels; contact sheets grow with their cells.
     func testContactSheetLayout() {
         var picture = Bitmap(width: 30, height: 20)
