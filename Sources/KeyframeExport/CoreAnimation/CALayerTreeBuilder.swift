@@ -486,9 +486,12 @@ struct CALayerTreeBuilder {
     private mutating func report(_ node: Node, path: String) {
         var name: String { "\(path)/\(node.id)" }
         if let modes = node.tracks.blendMode?.keyframes, modes.contains(where: { $0.value != .normal }) {
+            // CALayer.compositingFilter takes a Core Image filter on macOS only; iOS layers always blend normally.
+            let used = Set(modes.map(\.value)).subtracting([.normal]).map(\.rawValue).sorted().joined(separator: ", ")
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-blend-mode",
-                message: "clip \"\(clipName)\": blend modes are not exported (iOS layers have none); \(name) blends normally"))
+                message: "clip \"\(clipName)\": \(name) uses blend mode \(used), which is not exported (iOS layers have "
+                    + "no blend mode; compositingFilter is macOS-only); it blends normally"))
         }
         if let contents = node.tracks.content?.keyframes,
             contents.contains(where: { if case .mesh = $0.value { return true } else { return false } }) {

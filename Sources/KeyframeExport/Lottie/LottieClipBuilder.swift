@@ -215,7 +215,17 @@ struct LottieClipBuilder {
                          frameCount: Int, context: inout Context) -> [Sample] {
         var result: [Sample] = []
         var maskKeys: [Int: String] = [:]
+        let blendedGroups = LottieClipBuilder.blendedGroups(of: pose)
         for item in pose.items {
+            if let group = LottieClipBuilder.blendedGroup(of: item, among: blendedGroups, in: pose),
+                context.settings.profile == .full, LottieClipBuilder.lottieBlend(item.blendMode) != nil
+            {
+                let shown = pose.filterGroups[group]
+                context.warn("lottie-blend-group",
+                             "\(shown.path) is blended (\(shown.blendMode.rawValue)) as one picture by keyframe render, as in "
+                                 + "Flash; Lottie blends each of its pictures on its own, so \(item.path) differs where they overlap",
+                             node: item.path, approximated: true)
+            }
             if item.mesh != nil {
                 context.warn("lottie-mesh-dropped",
                              "the mesh shown by \(item.path) cannot be drawn by Lottie image layers; it is left out",
@@ -291,6 +301,30 @@ struct LottieClipBuilder {
         document.compositions.contains { composition in
             composition.nodes.contains { $0.tracks.filters?.keyframes.contains { !$0.value.isEmpty } ?? false }
         }
+    }
+
+    /// Per group of `pose`, whether it is blended with a mode other than normal and holds more than one item.
+    static func blendedGroups(of pose: Pose) -> [Bool] {
+        var counts = Array(repeating: 0, count: pose.filterGroups.count)
+        for item in pose.items {
+            var current = item.inGroup?.group
+            while let index = current, counts.indices.contains(index) {
+                counts[index] += 1
+                current = pose.filterGroups[index].parent
+            }
+        }
+        return pose.filterGroups.indices.map { pose.filterGroups[$0].blendMode != .normal && counts[$0] > 1 }
+    }
+
+    /// The outermost group around `item` that ``blendedGroups(of:)`` marks, if any.
+    static func blendedGroup(of item: Pose.Item, among blended: [Bool], in pose: Pose) -> Int? {
+        var found: Int? = nil
+        var current = item.inGroup?.group
+        while let index = current, blended.indices.contains(index) {
+            if blended[index] { found = index }
+            current = pose.filterGroups[index].parent
+        }
+        return found
     }
 
     /// Lottie's `bm` number for a blend mode, or `nil` when Lottie has none.

@@ -658,11 +658,6 @@ struct AnimateImporter {
                                      path: path.description))
             return .normal
         }
-        if ![.normal, .add, .multiply, .screen].contains(mode) {
-            collector.add(Diagnostic(severity: .warning, code: "blend-mode-not-rendered",
-                                     message: "blend mode \(mode.rawValue) is kept as data but rendered as normal",
-                                     file: file, path: path.description))
-        }
         return mode
     }
 

@@ -897,9 +897,6 @@ struct DragonBonesNormalizer {
             let name = Int(mode).map { names.indices.contains($0) ? names[$0] : "normal" } ?? mode
             if let blend = BlendMode(rawValue: name), blend != .normal {
                 tracks.blendMode = Track(constant: blend)
-                if ![.add, .multiply, .screen].contains(blend) {
-                    warn("blend-mode-not-rendered", "blend mode \"\(name)\" is kept but not rendered", slot.path.appending("blendMode"))
-                }
             } else if BlendMode(rawValue: name) == nil {
                 warn("unknown-blend-mode", "unknown blend mode \"\(mode)\"; normal is used", slot.path.appending("blendMode"))
             }
