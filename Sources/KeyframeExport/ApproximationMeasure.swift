@@ -55,13 +55,19 @@ struct ApproximationMeasure {
         return worst
     }
 
-    /// `pose` with every item of the node at `path` (and of the nodes under it) drawn with the normal blend mode,
-    /// inside its filter group and out.
+    /// `pose` with every item of the node at `path` (and of the nodes under it) drawn with the normal blend mode: its
+    /// own mode, its mode inside its group, and the mode of every group it is drawn in (a blended symbol is drawn as
+    /// one picture and blended as a whole).
     static func blendModesNormal(_ pose: Pose, under path: String) -> Pose {
         var pose = pose
         for i in pose.items.indices where shows(pose.items[i].path, under: path) {
             pose.items[i].blendMode = .normal
             pose.items[i].inGroup?.blendMode = .normal
+            var group = pose.items[i].inGroup?.group
+            while let g = group, pose.filterGroups.indices.contains(g) {
+                pose.filterGroups[g].blendMode = .normal
+                group = pose.filterGroups[g].parent
+            }
         }
         for g in pose.filterGroups.indices where shows(pose.filterGroups[g].path, under: path) {
             pose.filterGroups[g].blendMode = .normal
