@@ -55,18 +55,49 @@ struct LottieConformanceSubject {
         return bitmap
     }
 
-    /// A pose as the Lottie export writes it, each difference declared by the export: meshes and filters left out,
-    /// and in `portable` every blend mode drawn as normal.
+    /// A pose as the Lottie export writes it, each difference declared by the export: meshes left out, and in
+    /// `portable` every blend mode drawn as normal. Filters stay: the export carries them in baked pictures, so the
+    /// reference is the full render.
     static func asExported(_ pose: Pose, profile: LottieExportSettings.Profile) -> Pose {
         var pose = pose
-        pose.filterGroups = []
         pose.items = pose.items.filter { $0.mesh == nil }.map { item in
             var item = item
-            item.inGroup = nil
             if profile == .portable { item.blendMode = .normal }
             return item
         }
+        if profile == .portable {
+            // A filtered picture is composited as one layer, normal in `portable` too.
+            for index in pose.filterGroups.indices where pose.filterGroups[index].parent == nil {
+                pose.filterGroups[index].blendMode = .normal
+            }
+        }
         return pose
+    }
+
+    /// The sprite name ``pictureItems(_:)`` gives a filtered node's baked picture.
+    static let filteredPicture = "(filtered picture)"
+
+    /// The pictures a Lottie export shows for `pose`, back to front: each item outside filter groups, and one item
+    /// named ``filteredPicture`` (with the node's path) for each outermost filter group, whose items the export draws
+    /// into one picture.
+    static func pictureItems(_ pose: Pose) -> [Pose.Item] {
+        var items: [Pose.Item] = []
+        var lastGroup: Int? = nil
+        for item in pose.items {
+            guard var group = item.inGroup?.group else {
+                items.append(item)
+                lastGroup = nil
+                continue
+            }
+            while let parent = pose.filterGroups[group].parent { group = parent }
+            if group != lastGroup {
+                let filtered = pose.filterGroups[group]
+                items.append(Pose.Item(sprite: filteredPicture, transform: .identity, color: filtered.color,
+                                       blendMode: filtered.blendMode, masks: filtered.masks, path: filtered.path))
+            }
+            lastGroup = group
+        }
+        return items
     }
 
     /// The frames to compare: every frame of clips up to `limit` frames, else `limit` spread evenly (first and last
