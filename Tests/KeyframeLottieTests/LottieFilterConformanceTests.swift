@@ -49,6 +49,7 @@ final class LottieFilterConformanceTests: XCTestCase {
                 for failure in figures.failures { XCTFail(failure) }
             }
         }
+        if ThorVGConformanceTests.recording { try ThorVGConformanceTests.frameFigures.save() }
         print("ThorVG, filtered exports against the full render:\n" + lines.joined(separator: "\n"))
     }
 
@@ -70,6 +71,7 @@ final class LottieFilterConformanceTests: XCTestCase {
                 }
             }
         }
+        if LottieWebConformanceTests.recording { try LottieWebConformanceTests.frameFigures.save() }
         print("lottie-web, filtered exports against the full render:\n" + lines.joined(separator: "\n"))
     }
 

@@ -488,9 +488,10 @@ struct LottieClipBuilder {
                                   : skewed ? LottieTransform.split(world, previous: transforms.last)
                                   : LottieTransform.single(world, previous: transforms.last))
             }
-            if settings.profile == .portable && !skewed {
+            if settings.profile == .portable && !skewed && LottieClipBuilder.bakedPicture(first.sprite) == nil {
                 // rlottie 0.1 draws a translation-only image at its position truncated to whole pixels; a scale a
-                // millionth below 1 (0.001 px over 1000 px) makes it sample at the exact sub-pixel position.
+                // millionth below 1 (0.001 px over 1000 px) makes it sample at the exact sub-pixel position. (A
+                // baked picture sits on whole pixels already: at 100 % every player copies it pixel for pixel.)
                 for i in transforms.indices where transforms[i].scale == Vector2(x: 1, y: 1)
                     && LottieTransform.unwrap(transforms[i].rotation, near: 0) == 0
                 {
