@@ -108,10 +108,20 @@ struct CoreAnimationConformance {
                     let node = String(layer.name.dropFirst(Self.filtered.count))
                     if !layer.name.hasPrefix(Self.filtered) || !item.path.hasSuffix("/" + node) {
                         fail("draws \(layer.name) where the sampler draws the filtered \(item.path)")
-                    } else if abs(m.a - 1) > 1e-6 || abs(m.b) > 1e-6 || abs(m.c) > 1e-6 || abs(m.d - 1) > 1e-6
-                        || abs(m.tx - m.tx.rounded()) > cornerTolerance || abs(m.ty - m.ty.rounded()) > cornerTolerance
-                    {
-                        fail("the picture of \(item.path) is not on whole document pixels: \(m)")
+                    } else {
+                        // Every corner within the corner tolerance of the whole-pixel place (the timelines' lead of
+                        // 10⁻⁶ frame moves the node layer a little ahead, as it does sprites).
+                        let (w, h) = (layer.bounds[2], layer.bounds[3])
+                        let (x, y) = (m.tx.rounded(), m.ty.rounded())
+                        var error = 0.0
+                        for (u, v) in [(0.0, 0.0), (w, 0), (0, h), (w, h)] {
+                            let p = m.apply(Vector2(x: u, y: v))
+                            error = max(error, hypot(p.x - (u + x), p.y - (v + y)))
+                        }
+                        figures.maxCornerError = max(figures.maxCornerError, error)
+                        if !(error <= cornerTolerance) {
+                            fail("the picture of \(item.path) is not on whole document pixels: \(m)")
+                        }
                     }
                     figures.filterPictures += 1
                     let expectedOpacity = min(max(item.color.alphaMultiplier, 0), 1)

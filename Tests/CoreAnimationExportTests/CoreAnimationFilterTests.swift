@@ -46,7 +46,9 @@ final class CoreAnimationFilterTests: XCTestCase {
                          + "), \(figures.pictures) filter pictures")
             XCTAssertGreaterThan(figures.pictures, 0, "\(figures.name): no filter pictures")
             XCTAssertEqual(figures.badFrames, 0, "\(figures.name): \(figures.badFrames) frames differ")
-            XCTAssertFalse(figures.warnings.contains { $0.contains("ca-filter") }, "\(figures.name): \(figures.warnings)")
+            // Only filters nothing draws (a bevel) are left out.
+            XCTAssertFalse(figures.warnings.contains { $0.contains("ca-filter") && !$0.contains("does not draw") },
+                           "\(figures.name): \(figures.warnings)")
         }
         print("CoreAnimationFilter:\n" + lines.joined(separator: "\n"))
     }
@@ -84,7 +86,9 @@ final class CoreAnimationFilterTests: XCTestCase {
     }
 
     /// Exports `exporting` (default: the export at `url` itself) as a layer tree and compares the model's frames of
-    /// the first clip with the full render of the export at `url`, within 1/255 per channel.
+    /// the first clip with the full render of the export at `url`, within 2/255 per channel: a translucent filtered
+    /// node's picture is drawn opaque and the layer's opacity applied after, where `render` applies both at once
+    /// (two roundings).
     func compare(_ url: URL, exporting: Document? = nil, frames: Int = CoreAnimationFilterTests.frameLimit) throws
         -> Figures
     {
@@ -124,7 +128,7 @@ final class CoreAnimationFilterTests: XCTestCase {
             }
             var actual = Bitmap(width: 1, height: 1)
             renderer.render(pose, library: library, framing: framing, background: .transparent, into: &actual)
-            let comparison = BitmapComparison.compare(actual, expected, tolerance: 1)
+            let comparison = BitmapComparison.compare(actual, expected, tolerance: 2)
             figures.frames += 1
             figures.worst = max(figures.worst, comparison.maxDifference)
             figures.worstShare = max(figures.worstShare, Double(comparison.differingPixels) / Double(max(expected.width * expected.height, 1)))
