@@ -79,10 +79,11 @@ struct LottieConformanceSubject {
 
     /// The pictures a Lottie export shows for `pose`, back to front: each item outside filter groups, and one item
     /// named ``filteredPicture`` (with the node's path) for each outermost filter group, whose items the export draws
-    /// into one picture.
-    static func pictureItems(_ pose: Pose) -> [Pose.Item] {
+    /// into one picture — unless that picture would be empty on the canvas of `framing` (then the export shows none).
+    static func pictureItems(_ pose: Pose, library: AtlasLibrary, framing: Framing) -> [Pose.Item] {
         var items: [Pose.Item] = []
         var lastGroup: Int? = nil
+        var renderer = FrameRenderer()
         for item in pose.items {
             guard var group = item.inGroup?.group else {
                 items.append(item)
@@ -91,6 +92,18 @@ struct LottieConformanceSubject {
             }
             while let parent = pose.filterGroups[group].parent { group = parent }
             if group != lastGroup {
+                // The group alone, drawn on the canvas: does it leave any pixel?
+                var alone = pose
+                alone.items = pose.items.filter { member in
+                    var outer = member.inGroup?.group
+                    while let index = outer, let parent = pose.filterGroups[index].parent { outer = parent }
+                    return outer == group
+                }
+                var bitmap = Bitmap(width: 1, height: 1)
+                renderer.render(alone, library: library, framing: framing, background: .transparent, into: &bitmap)
+                lastGroup = group
+                guard stride(from: 3, to: bitmap.pixels.count, by: 4).contains(where: { bitmap.pixels[$0] != 0 })
+                else { continue }
                 let filtered = pose.filterGroups[group]
                 items.append(Pose.Item(sprite: filteredPicture, transform: .identity, color: filtered.color,
                                        blendMode: filtered.blendMode, masks: filtered.masks, path: filtered.path))

@@ -142,7 +142,8 @@ final class LottieExportTests: XCTestCase {
                         let plan = plans[index]
                         let context = "\(sample)/\(clip.name) [\(profile)] frame \(index)"
                         let pose = sampler.sample(clip: clip, time: plan.layers[0].time)
-                        let items = LottieConformanceSubject.pictureItems(pose).filter { $0.mesh == nil }
+                        let items = LottieConformanceSubject.pictureItems(pose, library: library, framing: framing)
+                            .filter { $0.mesh == nil }
                         let layers = try lottie.drawn(at: Double(index))
                         guard layers.count == items.count else {
                             XCTFail("\(context): \(layers.count) image layers show, the pose draws \(items.count)")
