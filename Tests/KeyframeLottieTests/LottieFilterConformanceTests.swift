@@ -101,6 +101,33 @@ final class LottieFilterConformanceTests: XCTestCase {
         }
     }
 
+    /// Baked pictures keep exports deterministic: the same bytes (files, pictures and names) for any number of jobs
+    /// and on every run, in both formats.
+    func testFilteredExportsAreTheSameBytesForAnyJobs() throws {
+        let url = TestPaths.packageRoot.appendingPathComponent("Samples/animate-glow")
+        let document = try Importer.importDocument(at: url)
+        let folder = try Importer.detect(url).folder
+        for format in [ExportFormat.lottie, .coreAnimation] {
+            let exporter = try XCTUnwrap(Exporters.exporter(for: format))
+            var runs: [[String: [UInt8]]] = []
+            for jobs in [1, 4, 1] {
+                var options = ExportOptions()
+                options.jobs = jobs
+                options.pictures = .fast
+                options.lottie.images = .folder
+                var files: [String: [UInt8]] = [:]
+                for clip in try exporter.export(document, assetsFolder: folder, options: options).clips {
+                    files[clip.main.relativePath] = clip.main.bytes
+                    for companion in clip.companions { files[companion.relativePath] = companion.bytes }
+                }
+                runs.append(files)
+            }
+            XCTAssertTrue(runs[0].keys.contains { $0.contains("filter") }, "\(format): \(runs[0].keys.sorted())")
+            XCTAssertEqual(runs[0], runs[1], "\(format): jobs 1 and 4 differ")
+            XCTAssertEqual(runs[0], runs[2], "\(format): two runs differ")
+        }
+    }
+
     /// The control: rlottie playing the export of a document with one filtered node's filters removed differs
     /// from the full render beyond the criterion the real export meets, for the sample and a corpus export.
     func testComparisonFailsWithOneFilterLeftOut() throws {
