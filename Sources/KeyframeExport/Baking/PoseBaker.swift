@@ -37,6 +37,8 @@ struct PoseBaker {
     private(set) var pictures: [Bitmap] = []
     /// How many ranges were drawn (the rest reused a picture of an equal pose part).
     private(set) var drawn = 0
+    /// How many ranges were left out because their picture would exceed 2²⁶ pixels (callers warn).
+    private(set) var oversized = 0
     private var renderer = FrameRenderer()
     /// Pose parts baked so far, by hash: the part and its placement (`nil`: it draws nothing).
     private var byPart: [Int: [(part: Pose, placement: Placement?)]] = [:]
@@ -75,9 +77,13 @@ struct PoseBaker {
         var area = FrameRenderer.inkedBounds(of: part, library: library, view: view)
         if let canvas { area = area.intersection(canvas) }
         // A picture no larger than the render's own offscreen limit for a filtered group.
-        guard !area.isEmpty, area.width <= Framing.maximumSide * 4, area.height <= Framing.maximumSide * 4,
+        guard !area.isEmpty else { return nil }
+        guard area.width <= Framing.maximumSide * 4, area.height <= Framing.maximumSide * 4,
             area.width * area.height <= 1 << 26
-        else { return nil }
+        else {
+            oversized += 1
+            return nil
+        }
         var local = Framing(scene: Rect(x: 0, y: 0, width: Double(area.width), height: Double(area.height)),
                             size: (area.width, area.height))
         local.rootToDevice = Affine.translation(Double(-area.x), Double(-area.y)).concatenating(view)

@@ -23,6 +23,8 @@ struct CAFilterPictures {
 
     /// The distinct pictures.
     private(set) var pictures: [Bitmap] = []
+    /// The filtered nodes left out at some frame because their picture would exceed 2²⁶ pixels.
+    private(set) var oversized: Set<String> = []
     /// By filtered node (its path in the pose, `composition/node`, `>` into nested compositions), what shows at each
     /// clip frame it draws at (frames missing: nothing).
     private(set) var nodes: [String: [Int: Shown]] = [:]
@@ -44,9 +46,13 @@ struct CAFilterPictures {
                 let path = pose.filterGroups[part.group].path
                 // The layers' opacity multiplies the alpha down to the picture.
                 pose.filterGroups[part.group].color.alphaMultiplier = 1
+                let before = baker.oversized
                 guard let world = worlds[path], let inverse = CAFilterPictures.inverse(world),
                     let placement = baker.bake(pose, items: part.items)
-                else { continue }
+                else {
+                    if baker.oversized > before { oversized.insert(path) }
+                    continue
+                }
                 let toNode = inverse.concatenating(
                     Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: Double(placement.x), ty: Double(placement.y)))
                 nodes[path, default: [:]][frame] = Shown(picture: placement.picture, transform: toNode)

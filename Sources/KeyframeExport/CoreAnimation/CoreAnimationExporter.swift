@@ -47,7 +47,14 @@ public struct CoreAnimationExporter: DocumentExporter {
             }
             let root = builder.build(clip: clips[index])
             let filtered = builder.filterImages.map { id, picture in (id, builder.filterPictures!.pictures[picture]) }
-            return BuiltClip(root: root, diagnostics: builder.diagnostics.diagnostics, usedImages: builder.usedImages,
+            var diagnostics = builder.diagnostics.diagnostics
+            for path in (builder.filterPictures?.oversized ?? []).sorted() {
+                diagnostics.append(Diagnostic(
+                    severity: .warning, code: "ca-filter",
+                    message: "clip \"\(clips[index].name)\": the filtered picture of \(path) would exceed 2²⁶ pixels; "
+                        + "it is left out"))
+            }
+            return BuiltClip(root: root, diagnostics: diagnostics, usedImages: builder.usedImages,
                              bakes: builder.bakes, filterPictures: Dictionary(uniqueKeysWithValues: filtered))
         }
         var encoder = PNGEncoder(options: PNGEncodingOptions(preset: options.pictures))

@@ -107,8 +107,14 @@ struct LottieClipBuilder {
             var baked: [Int: (end: Int, sample: Sample?)] = [:]
             if baker != nil {
                 for part in PoseBaker.filteredParts(of: pose) {
+                    let oversized = baker!.oversized
                     let placement = baker!.bake(pose, items: part.items)
                     let group = pose.filterGroups[part.group]
+                    if baker!.oversized > oversized {
+                        context.warn("lottie-filter-too-large",
+                                     "the filtered picture of \(group.path) would exceed 2²⁶ pixels; it is left out",
+                                     node: group.path, approximated: false)
+                    }
                     baked[part.items.lowerBound] = (part.items.upperBound, placement.map {
                         bakedSample($0, group: group, context: &context)
                     })
