@@ -113,6 +113,19 @@ public struct AtlasLibrary: Sendable {
         self.sprites = sprites
     }
 
+    /// This library with the reduced copies drawing samples (``mipmaps``) made, when it was opened without them
+    /// (a library that cuts pictures, such as the Lottie exporter's, and then needs to draw some as `render` does).
+    public func withMipmaps() -> AtlasLibrary {
+        guard mipmaps.allSatisfy(\.isEmpty) else { return self }
+        return AtlasLibrary(images: images, mipmaps: images.map(AtlasLibrary.mipmapChain), sprites: sprites)
+    }
+
+    private init(images: [Bitmap], mipmaps: [[Bitmap]], sprites: [String: ResolvedSprite]) {
+        self.images = images
+        self.mipmaps = mipmaps
+        self.sprites = sprites
+    }
+
     /// The reduced copies of `image`, each half the size of the one before.
     static func mipmapChain(_ image: Bitmap) -> [Bitmap] {
         var chain: [Bitmap] = []

@@ -85,6 +85,12 @@ public struct FrameRenderer: Sendable {
         previousInk = ink.intersection(frame.bounds)
     }
 
+    /// The whole-pixel rectangle, in the space of `view`, that drawing `pose` can touch: its items' quads and mesh
+    /// vertices, each filtered group's grown by its filters' reach (empty when it draws nothing).
+    public static func inkedBounds(of pose: Pose, library: AtlasLibrary, view: Affine) -> PixelRect {
+        FilterLayout(pose: pose, view: view).bounds(of: pose.items[...], within: nil, library: library, view: view)
+    }
+
     private mutating func beginReusing(_ frame: inout Bitmap, framing: Framing, background: RGBAColor) {
         if let ink = previousInk, frame.width == framing.width, frame.height == framing.height,
             previousBackground == background

@@ -29,6 +29,9 @@ struct BenchExport: ParsableCommand {
     @Option(help: "Clips exported in parallel, as for export (default: all cores).")
     var jobs: Int?
 
+    @Flag(help: ArgumentHelp("Remove every node's filters after the import: the baseline of filtered exports (their cost when the filters are left out rather than drawn into pictures)."))
+    var withoutFilters = false
+
     func validate() throws {
         try NumericBounds.repetitions.check(repetitions, "--repetitions")
         try NumericBounds.jobs.check(jobs, "--jobs")
@@ -40,6 +43,7 @@ struct BenchExport: ParsableCommand {
         configuration.options.pictures = png
         configuration.options.jobs = jobs
         configuration.repetitions = repetitions
+        configuration.withoutFilters = withoutFilters
         let results: [ExportBenchmark.Result]
         do throws(BenchmarkError) {
             let folders = try BenchmarkInputs.folders(inputs, defaultFolder: "../shared/corpus/animate_atlas")

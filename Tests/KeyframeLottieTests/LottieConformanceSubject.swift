@@ -56,17 +56,19 @@ struct LottieConformanceSubject {
         return bitmap
     }
 
-    /// A pose as the Lottie export writes it, each difference declared by the export: meshes and filters left out.
-    /// Blend modes stay as `keyframe render` draws them (in both profiles: the reference is the source, so what
-    /// `portable` cannot carry shows as a difference, and the export must warn for it); a pose with filters loses
-    /// its groups, and its items keep their accumulated colours and blend modes.
+    /// A pose as the Lottie export writes it, each difference declared by the export: meshes left out. Blend modes
+    /// stay as `keyframe render` draws them (the reference is the source, so what `portable` cannot carry shows as a
+    /// difference, and the export must warn for it), and so do filters: the export carries them in baked pictures,
+    /// which `portable` composites with the normal blend mode.
     static func asExported(_ pose: Pose, profile: LottieExportSettings.Profile) -> Pose {
         var pose = pose
-        if pose.filterGroups.contains(where: { !$0.filters.isEmpty }) {
-            pose.filterGroups = []
-            for index in pose.items.indices { pose.items[index].inGroup = nil }
-        }
         pose.items = pose.items.filter { $0.mesh == nil }
+        if profile == .portable {
+            for index in pose.filterGroups.indices
+            where pose.filterGroups[index].parent == nil && !pose.filterGroups[index].filters.isEmpty {
+                pose.filterGroups[index].blendMode = .normal
+            }
+        }
         return pose
     }
 
@@ -111,10 +113,15 @@ struct LottieConformanceSubject {
         var pose = Self.asExported(scene.sampler.sample(clip: clip, time: plans[index].layers[0].time),
                                    profile: profile)
         let drawnNormal = Set(result.diagnostics.filter { $0.code == "lottie-blend-mode" }.compactMap(\.path))
-        pose.filterGroups = []
-        for i in pose.items.indices {
-            pose.items[i].inGroup = nil
-            if drawnNormal.contains(pose.items[i].path) { pose.items[i].blendMode = .normal }
+        // Groups without filters (blended symbols) are pictures blended one by one in the file; filtered groups stay
+        // (the file shows them baked).
+        if !pose.filterGroups.contains(where: { !$0.filters.isEmpty }) {
+            pose.filterGroups = []
+            for i in pose.items.indices { pose.items[i].inGroup = nil }
+        }
+        for i in pose.items.indices where drawnNormal.contains(pose.items[i].path) {
+            pose.items[i].blendMode = .normal
+            pose.items[i].inGroup?.blendMode = .normal
         }
         var renderer = FrameRenderer()
         var bitmap = Bitmap(width: framing.width, height: framing.height)
@@ -151,6 +158,45 @@ struct LottieConformanceSubject {
         XCTAssertTrue(nodes.isSubset(of: warned),
                       "\(name) (\(profile)) frame \(index): blended nodes without a warning: \(nodes.subtracting(warned))")
         return true
+    }
+
+    /// The sprite name ``pictureItems(_:)`` gives a filtered node's baked picture.
+    static let filteredPicture = "(filtered picture)"
+
+    /// The pictures a Lottie export shows for `pose`, back to front: each item outside filter groups, and one item
+    /// named ``filteredPicture`` (with the node's path) for each outermost filter group, whose items the export draws
+    /// into one picture — unless that picture would be empty on the canvas of `framing` (then the export shows none).
+    static func pictureItems(_ pose: Pose, library: AtlasLibrary, framing: Framing) -> [Pose.Item] {
+        var items: [Pose.Item] = []
+        var lastGroup: Int? = nil
+        var renderer = FrameRenderer()
+        for item in pose.items {
+            guard var group = item.inGroup?.group else {
+                items.append(item)
+                lastGroup = nil
+                continue
+            }
+            while let parent = pose.filterGroups[group].parent { group = parent }
+            if group != lastGroup {
+                // The group alone, drawn on the canvas: does it leave any pixel?
+                var alone = pose
+                alone.items = pose.items.filter { member in
+                    var outer = member.inGroup?.group
+                    while let index = outer, let parent = pose.filterGroups[index].parent { outer = parent }
+                    return outer == group
+                }
+                var bitmap = Bitmap(width: 1, height: 1)
+                renderer.render(alone, library: library, framing: framing, background: .transparent, into: &bitmap)
+                lastGroup = group
+                guard stride(from: 3, to: bitmap.pixels.count, by: 4).contains(where: { bitmap.pixels[$0] != 0 })
+                else { continue }
+                let filtered = pose.filterGroups[group]
+                items.append(Pose.Item(sprite: filteredPicture, transform: .identity, color: filtered.color,
+                                       blendMode: filtered.blendMode, masks: filtered.masks, path: filtered.path))
+            }
+            lastGroup = group
+        }
+        return items
     }
 
     /// The frames to compare: every frame of clips up to `limit` frames, else `limit` spread evenly (first and last
