@@ -174,8 +174,9 @@ public struct DiffFrames: Sendable {
         return Framing(scene: Rect(x: minX, y: minY, width: width, height: height), size: size, upscale: false)
     }
 
-    /// Both frames in one picture: the older version's lightness in red, the newer one's in green and blue, over
-    /// white — what both draw alike is grey, what only the older one draws is red, only the newer one cyan.
+    /// Both frames in one picture: the newer version's lightness in red, the older one's in green and blue, over
+    /// white — what both draw alike is grey, what only the older one draws is red (green and blue darkened), only
+    /// the newer one cyan.
     public static func overlay(_ before: Bitmap, _ after: Bitmap) -> Bitmap {
         var picture = Bitmap(width: after.width, height: after.height)
         guard before.width == after.width, before.height == after.height else { return picture }
@@ -188,9 +189,9 @@ public struct DiffFrames: Sendable {
             var i = 0
             while i < out.count {
                 let la = UInt8(clamping: lightness(a, i)), lb = UInt8(clamping: lightness(b, i))
-                out[i] = la
-                out[i + 1] = lb
-                out[i + 2] = lb
+                out[i] = lb
+                out[i + 1] = la
+                out[i + 2] = la
                 out[i + 3] = 255
                 i += 4
             }

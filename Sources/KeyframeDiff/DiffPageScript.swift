@@ -106,7 +106,7 @@ enum DiffPageScript {
                 // Fit: as large as the window allows (three pictures side by side, or one), never below 1 px a pixel.
                 const room = section.clientWidth - 20, across = state.mode === "side" ? 3 : 1;
                 z = Math.max(1, Math.min((room - 14 * (across - 1)) / across / width, (window.innerHeight * 0.7) / height));
-                z = Math.max(1, Math.floor(z * 4) / 4);
+                z = Math.max(1, Math.floor(z));
               }
               for (const e of [before, after, overlay, canvas]) {
                 e.style.width = width * z + "px"; e.style.height = height * z + "px"; e.style.maxWidth = "none";

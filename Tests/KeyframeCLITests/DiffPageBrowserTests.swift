@@ -138,14 +138,19 @@ final class DiffPageBrowserTests: XCTestCase {
         XCTAssertTrue(tenth.hasPrefix("frame 10: x "), tenth)
         XCTAssertFalse(tenth.contains("differs"), tenth)
         if DocScreenshot.enabled {
-            // For docs/cli.md: the curve read at frame 0 above the first clip's frames.
+            // For docs/cli.md: the curve read at frame 0 above the first clip's frames at 2×.
+            try chromium.evaluate("""
+                (() => { const z = document.querySelector('section.clip select.zoom'); z.value = '2'; z.dispatchEvent(new Event('change')); })()
+                """)
             try hover(chromium, "figure.curve svg", atFraction: plotLeft + 0.002)
             let box = try XCTUnwrap(chromium.evaluate("""
-                (() => { window.scrollTo(0, 0); const a = document.querySelector('figure.curve').getBoundingClientRect();
+                (() => { const f = document.querySelector('figure.curve');
+                         window.scrollTo(0, f.getBoundingClientRect().top + window.scrollY - 10);
+                         const a = f.getBoundingClientRect();
                          const b = document.querySelector('section.clip .row.side').getBoundingClientRect();
                          return [a.top + window.scrollY - 8, b.bottom + window.scrollY + 8]; })()
                 """) as? [Double])
-            try DocScreenshot.save(chromium, "diff-page", x: 16, y: box[0], width: 700, height: min(620, box[1] - box[0]))
+            try DocScreenshot.save(chromium, "diff-page", x: 16, y: box[0], width: 1000, height: min(880, box[1] - box[0]))
         }
 
         // The clip "walk": opened on its differing frame 0; scrubbing with → shows frame 1, where both agree.
