@@ -61,7 +61,7 @@ public struct DiffFrames: Sendable {
     /// The most frames compared per clip.
     public static let maximumFrames = 2000
     /// The most frames of a clip a page can scrub through (each is three pictures).
-    public static let maximumScrubFrames = 240
+    public static let maximumScrubFrames = 120
 
     /// Draws and compares every frame of the clips `diff` matched, showing at most `perClip` differing frames of
     /// each; empty when either side's images are not available.

@@ -93,6 +93,9 @@ final class DiffPageBrowserTests: XCTestCase {
 
         let text = try CLIRunner.run(["diff", original.path, edited.path, "--html", page.path])
         XCTAssertEqual(text.status, 1, text.stderr)
+        let again = root.appendingPathComponent("again.html")
+        XCTAssertEqual(try CLIRunner.run(["diff", original.path, edited.path, "--html", again.path]).status, 1)
+        XCTAssertEqual(try Data(contentsOf: page), try Data(contentsOf: again), "the page is the same bytes on every run")
         XCTAssertTrue(text.stdout.contains("      Animate matrix: tx 4 → 34\n"), text.stdout)
         let report = try json(["diff", original.path, edited.path])
         let motion = try XCTUnwrap(report["motion"] as? [[String: Any]])
