@@ -45,6 +45,8 @@ public struct DiffFrames: Sendable {
         public var seconds: Double
         public var before: Int
         public var after: Int
+        /// The overlay picture, or -1 when both versions draw the frame alike (the page then shows the older
+        /// picture in grey, which is what the overlay would be).
         public var overlay: Int
         /// Pixels beyond the pixel tolerance (0 for a frame both versions draw alike).
         public var differingPixels: Int
@@ -132,8 +134,10 @@ public struct DiffFrames: Sendable {
             -> Moment
         {
             let box = d?.bounds.map { (x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
-            return Moment(frame: frame, seconds: seconds, before: add(a), after: add(b),
-                          overlay: add(DiffFrames.overlay(a, b)), differingPixels: d?.differingPixels ?? 0,
+            let before = add(a), after = add(b)
+            let alike = (d?.differingPixels ?? 0) == 0 && before == after
+            return Moment(frame: frame, seconds: seconds, before: before, after: after,
+                          overlay: alike ? -1 : add(DiffFrames.overlay(a, b)), differingPixels: d?.differingPixels ?? 0,
                           maxDifference: d?.maxDifference ?? 0, bounds: box)
         }
     }

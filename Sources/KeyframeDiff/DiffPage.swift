@@ -94,7 +94,8 @@ public enum DiffPage {
     }
 
     private static func clipText(_ clips: [MotionChange.ClipTime]) -> String {
-        clips.map { "\($0.clip) frame \($0.frame) (\(Correspondence.number($0.seconds)) s)" + DocumentDiff.through($0) }
+        guard !clips.isEmpty else { return "shown in no clip" }
+        return clips.map { "\($0.clip) frame \($0.frame) (\(Correspondence.number($0.seconds)) s)" + DocumentDiff.through($0) }
             .joined(separator: "; ")
     }
 

@@ -22,7 +22,7 @@ enum DiffPageScript {
         figure{margin:0} figcaption{font-size:12px;color:#555}
         img,canvas.compare{image-rendering:pixelated;border:1px solid #c7c7cc;
         background:repeating-conic-gradient(#ddd 0 25%,#fff 0 50%) 0 0/16px 16px}
-        img{max-width:100%;height:auto} .stage{overflow:auto;max-width:100%;max-height:85vh}
+        img{max-width:100%;height:auto} img.alike{filter:grayscale(1);background:#fff} .stage{overflow:auto;max-width:100%;max-height:85vh}
         .tools{display:flex;gap:10px;align-items:center;flex-wrap:wrap;margin:6px 0}
         .tools input.scrub{width:min(420px,60vw)} .tools .at{font-variant-numeric:tabular-nums;min-width:150px}
         .tools button[aria-pressed=true]{font-weight:600;background:#dde6f5}
@@ -140,7 +140,10 @@ enum DiffPageScript {
               state.index = Math.max(0, Math.min(clip.moments.length - 1, index));
               const m = clip.moments[state.index];
               scrub.value = String(state.index);
-              before.src = image(m[2]).src; after.src = image(m[3]).src; overlay.src = image(m[4]).src;
+              before.src = image(m[2]).src; after.src = image(m[3]).src;
+              // Frames both versions draw alike carry no overlay picture: the older one in grey is what it would show.
+              overlay.src = image(m[4] >= 0 ? m[4] : m[2]).src;
+              overlay.classList.toggle("alike", m[4] < 0);
               at.textContent = "frame " + m[0] + " (" + m[1] + " s)";
               let text = "frame " + m[0] + " (" + m[1] + " s): " + (m[5] ? m[5] + " pixel(s) differ, at most " + m[6] : "both versions draw alike");
               if (m[7]) text += ", area x " + m[7][0] + " y " + m[7][1] + " " + m[7][2] + "×" + m[7][3];
