@@ -8,8 +8,8 @@ enum DiffCurves {
     /// The most points drawn per line (longer compositions are sampled every few frames).
     static let maximumPoints = 600
 
-    static let width = 640.0, height = 170.0
-    static let left = 60.0, right = 12.0, top = 20.0, bottom = 30.0
+    static let width = 660.0, height = 190.0
+    static let left = 80.0, right = 12.0, top = 20.0, bottom = 30.0
 
     /// The SVG figure for `channel` of `change`, or `""` when the channel has no series.
     static func figure(_ change: MotionChange, _ channel: MotionChange.ChannelDifference, index: Int) -> String {
@@ -24,19 +24,26 @@ enum DiffCurves {
             let v = side[frame]
             return (component < v.count ? v[component] : v.first ?? 0) * scale
         }
-        var lo = Double.infinity, hi = -Double.infinity
-        for frame in sampled {
-            for c in names.indices {
+        // Each component (x, y) in a band of its own with its own range, so a small change is not flattened by the
+        // distance between x and y.
+        let ranges: [(lo: Double, hi: Double)] = names.indices.map { c in
+            var lo = Double.infinity, hi = -Double.infinity
+            for frame in sampled {
                 for v in [value(series.before, frame, c), value(series.after, frame, c)] where v.isFinite {
                     lo = min(lo, v); hi = max(hi, v)
                 }
             }
+            if !(hi > lo) { let m = lo.isFinite ? lo : 0; lo = m - 1; hi = m + 1 }
+            return (lo, hi)
         }
-        if !(hi > lo) { let m = lo.isFinite ? lo : 0; lo = m - 1; hi = m + 1 }
         let plotW = width - left - right, plotH = height - top - bottom
+        let band = plotH / Double(names.count), gap = names.count > 1 ? 6.0 : 0
         let span = Double(max(1, frames - 1))
         func x(_ frame: Int) -> Double { left + Double(frame) / span * plotW }
-        func y(_ v: Double) -> Double { top + (1 - (v - lo) / (hi - lo)) * plotH }
+        func y(_ v: Double, _ c: Int) -> Double {
+            let (lo, hi) = ranges[c]
+            return top + Double(c) * band + gap / 2 + (1 - (v - lo) / (hi - lo)) * (band - gap)
+        }
         func f(_ v: Double) -> String { JSONWriter.format((v * 10).rounded() / 10) }
         let unit = channel.channel == .scale || channel.channel == .alpha ? "%" : channel.channel.unit
 
@@ -58,8 +65,15 @@ enum DiffCurves {
             + "aria-label=\"\(t(change.displayName)) \(channel.channel.rawValue), before and after\">"
             + "<rect x=\"\(f(left))\" y=\"\(f(top))\" width=\"\(f(plotW))\" height=\"\(f(plotH))\" fill=\"#fff\" stroke=\"#ccc\"/>"
             + "<text x=\"\(f(left))\" y=\"13\">\(t(change.displayName)) — \(channel.channel.rawValue) (\(t(unit)))</text>"
-            + "<text x=\"\(f(left - 4))\" y=\"\(f(top + 4))\" text-anchor=\"end\">\(t(n(hi)))</text>"
-            + "<text x=\"\(f(left - 4))\" y=\"\(f(top + plotH))\" text-anchor=\"end\">\(t(n(lo)))</text>"
+        for c in names.indices {
+            let prefix = names.count > 1 ? names[c] + " " : ""
+            svg += "<text x=\"\(f(left - 4))\" y=\"\(f(y(ranges[c].hi, c) + 4))\" text-anchor=\"end\">\(t(prefix + n(ranges[c].hi)))</text>"
+                + "<text x=\"\(f(left - 4))\" y=\"\(f(y(ranges[c].lo, c)))\" text-anchor=\"end\">\(t(prefix + n(ranges[c].lo)))</text>"
+            if c > 0 {
+                svg += "<line x1=\"\(f(left))\" x2=\"\(f(left + plotW))\" y1=\"\(f(top + Double(c) * band))\" "
+                    + "y2=\"\(f(top + Double(c) * band))\" stroke=\"#e5e5ea\"/>"
+            }
+        }
         // A tick per frame (every few on long compositions), numbered at a readable interval.
         let tickEvery = max(1, frames / 120), labelEvery = Self.labelInterval(frames)
         for frame in stride(from: 0, to: frames, by: tickEvery) {
@@ -84,14 +98,14 @@ enum DiffCurves {
             for (side, dashed) in [(series.before, true), (series.after, false)] {
                 let points = sampled.compactMap { frame -> String? in
                     let v = value(side, frame, c)
-                    return v.isFinite ? "\(f(x(frame))),\(f(y(v)))" : nil
+                    return v.isFinite ? "\(f(x(frame))),\(f(y(v, c)))" : nil
                 }.joined(separator: " ")
                 svg += "<polyline class=\"\(dashed ? "before" : "after")\" points=\"\(points)\" fill=\"none\" "
                     + "stroke=\"\(colours[c % colours.count])\" stroke-width=\"\(dashed ? "1.5" : "1.8")\""
                     + (dashed ? " stroke-dasharray=\"5 3\" opacity=\"0.75\"" : "") + "/>"
             }
         }
-        let legend = names.count > 1 ? "x blue, y green; " : ""
+        let legend = names.count > 1 ? "x (blue) above, y (green) below, each on its own scale; " : ""
         svg += "<text x=\"\(f(width - right))\" y=\"13\" text-anchor=\"end\" class=\"readout\"></text>"
             + "<line class=\"hover\" y1=\"\(f(top))\" y2=\"\(f(top + plotH))\" stroke=\"#555\" visibility=\"hidden\"/>"
             + "<line class=\"playhead\" y1=\"\(f(top))\" y2=\"\(f(top + plotH))\" stroke=\"#e00\" visibility=\"hidden\"/>"

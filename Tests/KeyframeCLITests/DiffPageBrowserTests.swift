@@ -62,6 +62,15 @@ final class DiffPageBrowserTests: XCTestCase {
                                                            "y": r[1] + r[3] / 2])
     }
 
+    /// Where the first curve's plot lies across its SVG: left edge and width, as fractions of the SVG's width.
+    func plotArea(_ chromium: ChromiumSession) throws -> (left: Double, width: Double) {
+        let value = try XCTUnwrap(chromium.evaluate("""
+            (() => { const f = document.querySelector('figure.curve'), v = JSON.parse(f.dataset.values);
+                     const w = f.querySelector('svg').viewBox.baseVal.width; return [v.left / w, v.plot / w]; })()
+            """) as? [Double])
+        return (value[0], value[1])
+    }
+
     /// The screenshot of an element, decoded.
     func shot(_ chromium: ChromiumSession, _ selector: String) throws -> Bitmap {
         let value = try chromium.evaluate("""
@@ -127,7 +136,7 @@ final class DiffPageBrowserTests: XCTestCase {
                        as? [Int], [0])
         XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('figure.curve rect.differs').length") as? Int, 1)
         // Over the plot's left edge (frame 0) and then further along (a frame where both agree).
-        let plotLeft = 60.0 / 640, plotWidth = (640.0 - 60 - 12) / 640
+        let (plotLeft, plotWidth) = try plotArea(chromium)
         try hover(chromium, "figure.curve svg", atFraction: plotLeft + 0.002)
         let n = { (v: Double) in v == v.rounded() ? String(Int(v)) : String(v) }
         XCTAssertEqual(try chromium.evaluate("document.querySelector('figure.curve text.readout').textContent") as? String,
@@ -293,7 +302,8 @@ final class DiffPageBrowserTests: XCTestCase {
         // The curve's readout at frame 12, where the key is.
         let span = try XCTUnwrap(chromium.evaluate("JSON.parse(document.querySelector('figure.curve').dataset.values).span")
                                  as? Int)
-        try hover(chromium, "figure.curve svg", atFraction: 60.0 / 640 + (640.0 - 72) / 640 * 12 / Double(span))
+        let (plotLeft, plotWidth) = try plotArea(chromium)
+        try hover(chromium, "figure.curve svg", atFraction: plotLeft + plotWidth * 12 / Double(span))
         let readout = try XCTUnwrap(chromium.evaluate("document.querySelector('figure.curve text.readout').textContent") as? String)
         XCTAssertTrue(readout.hasPrefix("frame 12: x 0 → 0 px · y -23 → -33 px"), readout)
     }
