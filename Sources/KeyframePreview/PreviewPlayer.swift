@@ -397,8 +397,13 @@ enum PreviewPlayer {
           // Every keyframe time of a node with how it leaves it: 0 hold, 1 linear, 2 eased (the strongest of its tracks).
           function keyTimes(node) {
             const map = new Map();
-            for (const cv of node.curves) for (const k of cv.keys) map.set(k[0], Math.max(map.get(k[0]) ?? 0, k[2] ?? 0));
-            return [...map.entries()].sort((a, b) => a[0] - b[0]);
+            const names = new Map();
+            for (const cv of node.curves) for (const k of cv.keys) {
+              if (!map.has(k[0]) || (k[2] ?? 0) > map.get(k[0])) names.set(k[0], k[3] || "");
+              map.set(k[0], Math.max(map.get(k[0]) ?? 0, k[2] ?? 0));
+            }
+            // [time, segment, the easing's name]: the strongest segment leaving that time.
+            return [...map.entries()].sort((a, b) => a[0] - b[0]).map(([t, seg]) => [t, seg, names.get(t)]);
           }
           function seekToX(x) {
             const c = clip(), d = clipDuration(c);
@@ -462,11 +467,14 @@ enum PreviewPlayer {
               label.title = g + " › " + node.name;
               const track = el("svg", { class: "tl-track", width: trackWidth, height: 20 });
               const keys = keyTimes(node);
-              keys.forEach(([t, seg], k) => {
+              keys.forEach(([t, seg, name], k) => {
                 const end = k + 1 < keys.length ? keys[k + 1][0] : null;
-                if (end !== null && seg === 1) el("rect", { x: x(t), y: 8, width: Math.max(1, x(end) - x(t)), height: 4, fill: "#6aa0e8" }, track);
-                if (end !== null && seg === 2) el("rect", { x: x(t), y: 7, width: Math.max(1, x(end) - x(t)), height: 6, fill: "#9b6ad8" }, track);
-                if (end !== null && seg === 0) el("line", { x1: x(t), x2: x(end), y1: 10, y2: 10, stroke: "#aaa", "stroke-dasharray": "2 2" }, track);
+                let mark = null;
+                if (end !== null && seg === 1) mark = el("rect", { x: x(t), y: 8, width: Math.max(1, x(end) - x(t)), height: 4, fill: "#6aa0e8" }, track);
+                if (end !== null && seg === 2) mark = el("rect", { x: x(t), y: 7, width: Math.max(1, x(end) - x(t)), height: 6, fill: "#9b6ad8" }, track);
+                if (end !== null && seg === 0) mark = el("line", { x1: x(t), x2: x(end), y1: 10, y2: 10, stroke: "#aaa", "stroke-dasharray": "2 2" }, track);
+                // The segment names its easing on hover.
+                if (mark && name) el("title", {}, mark).textContent = name;
               });
               for (const [t] of keys) el("polygon", { points: [[x(t), 5], [x(t) + 4, 10], [x(t), 15], [x(t) - 4, 10]].join(" "), fill: "#1d1d1f" }, track);
               attachSeeking(track);

@@ -403,6 +403,9 @@ final class PreviewBrowserTests: XCTestCase {
         let text = try readout("rotation")
         XCTAssertTrue(text.contains("° at frame 8, 0.35"), text)
         XCTAssertTrue(text.hasSuffix(" · custom ease (2 Bézier segments)"), text)
+        XCTAssertEqual(try chromium.evaluate("""
+            [...document.querySelectorAll('.tl-row[data-node="\(wheel)"] svg rect title')].map(t => t.textContent)
+            """) as? [String], ["custom ease (2 Bézier segments)"], "the timeline's eased bar names its easing")
         if DocScreenshot.enabled {
             // For docs/cli.md: the rotation graph read under the pointer.
             let box = try XCTUnwrap(chromium.evaluate("""
