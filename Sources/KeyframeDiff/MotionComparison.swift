@@ -39,7 +39,8 @@ struct MotionComparison {
             let reverse = Dictionary(map.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             for node in composition.nodes {
                 guard let oldID = reverse[node.id], let oldNode = oldNodes[oldID] else { continue }
-                let channels = compare(oldNode.tracks, node.tracks, frames: frames, composition: composition.id)
+                let channels = compare(oldNode.tracks, node.tracks, frames: frames, composition: composition.id,
+                                       kind: node.kind)
                 let properties = compareHeld(oldNode.tracks, node.tracks, frames: frames, composition: composition.id)
                 guard !channels.isEmpty || !properties.isEmpty else { continue }
                 result.append(MotionChange(
@@ -98,7 +99,7 @@ struct MotionComparison {
         }
     }
 
-    private func compare(_ a: NodeTracks, _ b: NodeTracks, frames: Int, composition: String)
+    private func compare(_ a: NodeTracks, _ b: NodeTracks, frames: Int, composition: String, kind: NodeKind)
         -> [MotionChange.ChannelDifference]
     {
         var result: [MotionChange.ChannelDifference] = []
@@ -126,7 +127,8 @@ struct MotionComparison {
             }
             guard count > 0 else { continue }
             let source = channel == .alpha
-                ? nil : SourceValues.at(Frames(Double(at)), before: a, after: b, format: self.after.source.format)
+                ? nil : SourceValues.at(Frames(Double(at)), before: a, after: b, format: self.after.source.format,
+                                         kind: kind)
             result.append(MotionChange.ChannelDifference(
                 channel: channel, largest: largest, frame: at, before: before, after: after, frames: count,
                 clips: clipTimes(composition: composition, frame: at), source: source, series: series))

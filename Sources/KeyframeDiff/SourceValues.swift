@@ -2,7 +2,8 @@ import KeyframeModel
 
 /// A node's transform at one frame written the way its source file writes it, beside the model's normalized
 /// components: an Animate element's matrix (`a b c d tx ty`, the `M3D` / `MX` values), a DragonBones bone's
-/// parent-local `x y skX skY scX scY`, a Flump keyframe's `loc`, `skew` (radians) and `scale`.
+/// parent-local `x y skX skY scX scY` (a display's within its slot), a Flump keyframe's `loc`, `skew` (radians) and
+/// `scale`.
 ///
 /// The model keeps position as the image of the transformation point (so rotating and scaling tweens turn about
 /// it); an animator who moved an element edited the matrix's translation, which these values show unchanged.
@@ -16,9 +17,13 @@ public struct SourceValues: Sendable, Hashable {
     /// The newer version's values.
     public var after: [Double]
 
-    /// Both versions of `tracks` at `frame` in the terms of `format`.
-    static func at(_ frame: Frames, before a: NodeTracks, after b: NodeTracks, format: SourceFormat) -> SourceValues {
-        let (terms, names) = labels(format)
+    /// Both versions of `tracks` at `frame` in the terms of `format` (a DragonBones slot's values are its display's
+    /// transform in the slot, a bone's its parent-local transform).
+    static func at(_ frame: Frames, before a: NodeTracks, after b: NodeTracks, format: SourceFormat, kind: NodeKind)
+        -> SourceValues
+    {
+        var (terms, names) = labels(format)
+        if format == .dragonBones, kind != .bone { terms = "DragonBones display (in its slot)" }
         return SourceValues(terms: terms, names: names, before: values(a, frame, format), after: values(b, frame, format))
     }
 
