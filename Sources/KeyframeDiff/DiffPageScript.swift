@@ -3,8 +3,8 @@
 /// Per clip the script scrubs through the frames both versions draw (the range slider, ←/→ while it has focus, or
 /// a "frame N" button), shows them side by side, blinking (every 0.6 s; a click flips by hand) or as a swipe (the
 /// older version left of the line, the newer right), zoomed to fit the window or 1×–16× with square pixels; the
-/// curves read both versions' values under the pointer and show the scrubbed frame when they belong to the clip's
-/// composition. `window.keyframeDiffPage` exposes the state for tests.
+/// curves read both versions' values under the pointer, show the scrubbed frame when they belong to the clip's
+/// composition, and a click on a curve scrubs those clips to the frame under the pointer. `window.keyframeDiffPage` exposes the state for tests.
 enum DiffPageScript {
     static let css = #"""
         body{font:14px/1.45 system-ui,sans-serif;margin:24px;color:#1d1d1f}
@@ -79,6 +79,16 @@ enum DiffPageScript {
               c.figure.dataset.hoverFrame = String(at.frame);
             });
             c.svg.addEventListener("pointerleave", () => { c.hover.setAttribute("visibility", "hidden"); });
+            // A click scrubs the clips that play this composition to the frame under the pointer.
+            c.svg.addEventListener("click", () => {
+              const f = Number(c.figure.dataset.hoverFrame);
+              if (isNaN(f)) return;
+              for (const clip of page.clips) {
+                if (clip.section.dataset.composition !== c.figure.dataset.composition) continue;
+                const k = clip.moments.findIndex((m) => m[0] === f - Number(clip.section.dataset.start));
+                if (k >= 0) clip.show(k);
+              }
+            });
           }
 
           document.querySelectorAll("section.clip").forEach((section) => {

@@ -149,6 +149,10 @@ final class DiffPageBrowserTests: XCTestCase {
         let tenth = try XCTUnwrap(chromium.evaluate("document.querySelector('figure.curve text.readout').textContent") as? String)
         XCTAssertTrue(tenth.hasPrefix("frame 10: x "), tenth)
         XCTAssertFalse(tenth.contains("differs"), tenth)
+        // A click there scrubs the walk clip (which plays the curve's composition from its frame 0) to frame 10.
+        try chromium.evaluate("document.querySelector('figure.curve svg').dispatchEvent(new MouseEvent('click'))")
+        XCTAssertEqual(try chromium.evaluate("document.querySelectorAll('section.clip')[0].dataset.frame") as? String, "10")
+        try chromium.evaluate("keyframeDiffPage.clips[0].show(0)")
         if DocScreenshot.enabled {
             // For docs/cli.md: the curve read at frame 0 above the first clip's frames at 2×.
             try chromium.evaluate("""
