@@ -196,12 +196,18 @@ struct CoreAnimationConformance {
         return items
     }
 
-    /// The outermost filter groups of `pose` with their items (consecutive), in order.
+    /// The outermost groups of `pose` that have filters, with their items (consecutive), in order (a group without
+    /// filters, a symbol blended as one picture, is not drawn into a picture by the export).
     static func outermostGroups(_ pose: Pose) -> [(items: Range<Int>, group: Int)] {
         var parts: [(items: Range<Int>, group: Int)] = []
         for (index, item) in pose.items.enumerated() {
-            guard var group = item.inGroup?.group else { continue }
-            while let parent = pose.filterGroups[group].parent { group = parent }
+            var filtered: Int? = nil
+            var current = item.inGroup?.group
+            while let g = current {
+                if !pose.filterGroups[g].filters.isEmpty { filtered = g }
+                current = pose.filterGroups[g].parent
+            }
+            guard let group = filtered else { continue }
             if let last = parts.last, last.group == group, last.items.upperBound == index {
                 parts[parts.count - 1].items = last.items.lowerBound..<(index + 1)
             } else {

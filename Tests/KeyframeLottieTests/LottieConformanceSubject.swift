@@ -170,21 +170,26 @@ struct LottieConformanceSubject {
         var items: [Pose.Item] = []
         var lastGroup: Int? = nil
         var renderer = FrameRenderer()
+        /// The outermost group with filters that `item` is drawn in (groups without filters are not baked).
+        func filteredGroup(_ item: Pose.Item) -> Int? {
+            var found: Int? = nil
+            var current = item.inGroup?.group
+            while let g = current {
+                if !pose.filterGroups[g].filters.isEmpty { found = g }
+                current = pose.filterGroups[g].parent
+            }
+            return found
+        }
         for item in pose.items {
-            guard var group = item.inGroup?.group else {
+            guard let group = filteredGroup(item) else {
                 items.append(item)
                 lastGroup = nil
                 continue
             }
-            while let parent = pose.filterGroups[group].parent { group = parent }
             if group != lastGroup {
                 // The group alone, drawn on the canvas: does it leave any pixel?
                 var alone = pose
-                alone.items = pose.items.filter { member in
-                    var outer = member.inGroup?.group
-                    while let index = outer, let parent = pose.filterGroups[index].parent { outer = parent }
-                    return outer == group
-                }
+                alone.items = pose.items.filter { filteredGroup($0) == group }
                 var bitmap = Bitmap(width: 1, height: 1)
                 renderer.render(alone, library: library, framing: framing, background: .transparent, into: &bitmap)
                 lastGroup = group

@@ -33,6 +33,28 @@ final class EasingLabelTests: XCTestCase {
         XCTAssertEqual(segments, [.linear, .eased, .linear], "\(x.keys)")
     }
 
+    /// Easings named as their formats define them (``Easing``'s documentation): Flash's and DragonBones' quadratic
+    /// `p + s·p·(1−p)` is an ease-out for s > 0 (fast start), Flump's `p − e·p·(1−p)` an ease-in for e > 0, a Bézier
+    /// path of 7 points two segments, an identity curve linear whatever its spelling, a track's last keyframe a hold.
+    func testEasingsAreNamedAsTheSourceMeansThem() {
+        XCTAssertEqual(EasingName.of(.flashQuadratic(strength: 0.4), last: false), "ease out 40 % (quadratic 0.4)")
+        XCTAssertEqual(EasingName.of(.flashQuadratic(strength: -1), last: false), "ease in 100 % (quadratic -1)")
+        XCTAssertEqual(EasingName.of(.flumpQuadratic(ease: 0.5), last: false), "ease in 50 % (Flump ease 0.5)")
+        XCTAssertEqual(EasingName.of(.flumpQuadratic(ease: -1), last: false), "ease out 100 % (Flump ease -1)")
+        XCTAssertEqual(EasingName.of(.quadraticInOut(strength: 1), last: false), "ease in-out 100 % (QuadInOut)")
+        XCTAssertEqual(EasingName.of(.cubicBezier(x1: 0.42, y1: 0, x2: 0.58, y2: 1), last: false),
+                       "cubic Bézier (0.42, 0, 0.58, 1)")
+        XCTAssertEqual(EasingName.of(.cubicBezier(x1: 0.3, y1: 0.3, x2: 0.8, y2: 0.8), last: false), "linear")
+        XCTAssertEqual(EasingName.of(.flashQuadratic(strength: 0), last: false), "linear")
+        let path = (0..<7).map { Vector2(x: Double($0) / 6, y: Double($0 * $0) / 36) }
+        XCTAssertEqual(EasingName.of(.bezierPath(points: path, sampledSteps: nil), last: false),
+                       "custom ease (2 Bézier segments)")
+        XCTAssertEqual(EasingName.of(.bezierPath(points: Array(path.prefix(4)), sampledSteps: 8), last: false),
+                       "custom ease (1 Bézier segment, sampled in 8 steps)")
+        XCTAssertEqual(EasingName.of(.hold, last: false), "hold")
+        XCTAssertEqual(EasingName.of(.linear, last: true), "hold (last keyframe)")
+    }
+
     func testIsLinearAgreesWithTheCurvesItClassifies() {
         let easings: [Easing] = [
             .linear, .hold, .cubicBezier(x1: 0.3, y1: 0.3, x2: 0.8, y2: 0.8), .cubicBezier(x1: 0.3, y1: 0.2, x2: 0.8, y2: 0.8),

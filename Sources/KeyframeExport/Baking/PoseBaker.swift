@@ -107,15 +107,18 @@ struct PoseBaker {
         return pictures.count - 1
     }
 
-    /// The ranges of items that draw as one filtered picture: every outermost filter group's items (consecutive in
-    /// the pose), with the group's index.
+    /// The ranges of items that draw as one filtered picture: the items of every outermost group that has filters
+    /// (consecutive in the pose), with the group's index. Groups without filters (a symbol blended as one picture)
+    /// are pictures only inside a filtered group; outside one their items are drawn as they are.
     static func filteredParts(of pose: Pose) -> [(items: Range<Int>, group: Int)] {
         func outermost(_ item: Pose.Item) -> Int? {
             var current = item.inGroup?.group
             var found: Int? = nil
-            while let index = current, pose.filterGroups.indices.contains(index), index != found {
-                found = index
+            var steps = 0
+            while let index = current, pose.filterGroups.indices.contains(index), steps <= pose.filterGroups.count {
+                if !pose.filterGroups[index].filters.isEmpty { found = index }
                 current = pose.filterGroups[index].parent
+                steps += 1
             }
             return found
         }
