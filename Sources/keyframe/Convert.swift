@@ -46,6 +46,7 @@ struct Convert: ParsableCommand {
                                                                           allowMissingImages: true),
                                          diagnostics: diagnostics.format)
         let document = loaded.document
+        try InputDocument.protect(loaded.commandInputs(), outputs: [output])
         try loaded.printWarnings()
         let bytes = compact ? JSONWriter.writeCompact(document.json) : document.jsonBytes()
         guard let output else {

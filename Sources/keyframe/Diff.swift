@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeyframeDiff
+import KeyframeFiles
 import KeyframeImport
 import KeyframeRender
 
@@ -51,8 +52,10 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let a = try side(before, assets: assetsBefore)
-        let b = try side(after, assets: assetsAfter)
+        var inputs = CommandInputs()
+        let a = try side(before, assets: assetsBefore, inputs: &inputs)
+        let b = try side(after, assets: assetsAfter, inputs: &inputs)
+        try InputDocument.protect(inputs, outputs: [html])
         let diff = DocumentDiff(before: a, after: b, options: DiffOptions(tolerance: tolerance))
         if let html {
             let page = DiffPage.html(diff, frames: DiffFrames(diff: diff, before: a, after: b))
@@ -63,8 +66,11 @@ struct Diff: ParsableCommand {
     }
 
     /// Imports `input` and, when its images can be read, decodes them (otherwise the diff says so).
-    private func side(_ input: String, assets: String?) throws -> DiffSide {
+    private func side(_ input: String, assets: String?, inputs: inout CommandInputs) throws -> DiffSide {
         let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value))
+        let assetsFolder = assets.map { InputFolder($0) } ?? loaded.inputFolder
+        InputDocument.add(loaded.document, folder: loaded.folder, format: loaded.format, mainFile: loaded.mainFile,
+                          assets: assetsFolder, to: &inputs)
         let folder = assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
         do {
             return DiffSide(label: input, document: loaded.document,

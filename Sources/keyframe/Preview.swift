@@ -57,7 +57,8 @@ struct Preview: ParsableCommand {
         let scratch = framesFolder == nil ? try FrameSource.scratchFolder(.preview) : nil
         defer { scratch?.remove() }
         let folder = URL(fileURLWithPath: scratch?.path ?? framesFolder!).standardizedFileURL
-        let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
+        let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet,
+                                 outputs: [output])
         let rendered = try source.render(into: folder)
 
         let (bytes, summary) = try Preview.page(for: rendered, at: page, referencingFiles: framesFolder != nil,

@@ -88,7 +88,8 @@ struct Render: ParsableCommand {
     var outputFolder: String { output ?? "." }
 
     func run() throws {
-        let loaded = try RenderInput.load(input, options: options, quiet: quiet)
+        let loaded = try RenderInput.load(input, options: options, quiet: quiet,
+                                          outputs: [contactSheet, animated, previewSheet])
         let document = loaded.scene.document
         let scene = loaded.scene
         // --animated without -o: the frames are only a step towards the animation, in a private folder.

@@ -73,7 +73,8 @@ struct Verify: ParsableCommand {
     func run() throws {
         let scratch = try FrameSource.scratchFolder(.verify)
         defer { scratch.remove() }
-        let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
+        let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet,
+                                 outputs: [report, html])
         let rendered = try source.render(into: URL(fileURLWithPath: scratch.path))
         var frames: [RenderedFrame] = []
         var stems: [String: String] = [:]
