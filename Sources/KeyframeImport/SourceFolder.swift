@@ -99,8 +99,16 @@ final class SourceFolder {
             return bytes
         }
         let bytes: [UInt8]
-        do { bytes = try InputFile.read(url(for: clean).path, limit: SourceFolder.maximumFileSize) } catch {
-            throw ImportError(.missingFile(path: clean, reason: "cannot be read: \(error.reason)"))
+        do {
+            // Opened once and checked after opening: a link swapped since `resolve` cannot lead outside.
+            bytes = try inputFolder!.read(clean, written: relative, limit: SourceFolder.maximumFileSize)
+        } catch {
+            switch error {
+            case .outside(let outside):
+                throw ImportError(.missingFile(path: relative, reason: outside.message(folder: "the export's folder")))
+            case .unreadable(let failure):
+                throw ImportError(.missingFile(path: clean, reason: "cannot be read: \(failure.reason)"))
+            }
         }
         filesRead.insert(clean)
         return bytes
@@ -133,7 +141,10 @@ final class SourceFolder {
         if let known = memory?[clean] ?? preloadedBytes(clean) {
             bytes = known
         } else {
-            guard let read = try? InputFile.read(path, limit: limit) else { return nil }
+            // Opened once and checked after opening, as ``read(_:)`` does: what detection parses the import reuses.
+            guard let inputFolder, let read = try? inputFolder.read(clean, written: relative, limit: limit) else {
+                return nil
+            }
             bytes = read
         }
         guard bytes.count <= limit, let value = try? JSONParser.parse(bytes) else { return nil }
@@ -209,11 +220,10 @@ final class SourceFolder {
         } else if let file = preloadedBytes(clean) {
             bytes = Array(file.prefix(24))
         } else {
-            guard isRegularFile(clean) else { return nil }
-            guard let handle = try? FileHandle(forReadingFrom: url(for: clean)) else { return nil }
-            defer { try? handle.close() }
-            guard let data = try? handle.read(upToCount: 24) else { return nil }
-            bytes = [UInt8](data)
+            guard isRegularFile(clean), let inputFolder,
+                let header = try? inputFolder.read(clean, written: relative, limit: 24, prefix: true)
+            else { return nil }
+            bytes = header
         }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count >= 24, Array(bytes[0..<8]) == signature,

@@ -136,14 +136,13 @@ public struct CoreAnimationExporter: DocumentExporter {
     static func readImage(_ image: AtlasImage, index: Int, in folder: InputFolder, source: String)
         throws(ExportError) -> (bytes: [UInt8], display: String)
     {
-        let file: (path: String, display: String)
-        do { file = try AtlasLibrary.imageFile(image, index: index, in: folder) } catch {
+        do { return try AtlasLibrary.imageBytes(image, index: index, in: folder) } catch {
             // The error names the image's file, or its field of the document.
+            if case .unreadableImage(_, let path, let reason) = error.kind {
+                throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read: \(path): "
+                                  + reason)
+            }
             throw ExportError(message: "\(error)")
-        }
-        do { return (try InputFile.read(file.path, limit: PNGDecoder.maximumFileSize), file.display) } catch {
-            throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read: \(file.display): "
-                              + error.reason)
         }
     }
 
