@@ -21,7 +21,7 @@ struct FlumpImporter {
     /// Longest timeline accepted, in frames (as for Animate).
     static let maximumTimelineFrames = AnimateReader.maximumTimelineFrames
     /// Movies nested deeper than this are rejected.
-    static let maximumNesting = 256
+    static let maximumNesting = ModelLimits.maximumNesting
 
     private let folder: SourceFolder
     private let file: String
