@@ -77,6 +77,21 @@ final class SourceFolder {
         return isRegularFile(clean)
     }
 
+    /// What is at `clean` when something is there but it is not a regular file (`it is a named pipe, not a file`),
+    /// or `nil` when nothing is there.
+    private func notAFile(_ clean: String) -> String? {
+        guard memory == nil else { return nil }
+        var info = stat()
+        guard stat(url(for: clean).path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFIFO: return "it is a named pipe, not a file"
+        case S_IFDIR: return "it is a folder, not a file"
+        case S_IFSOCK: return "it is a socket, not a file"
+        case S_IFCHR, S_IFBLK: return "it is a device, not a file"
+        default: return "it is not a regular file"
+        }
+    }
+
     /// Whether `clean`, a path ``resolve(_:)`` returned, is a regular file.
     private func isRegularFile(_ clean: String) -> Bool {
         if let memory { return memory[clean] != nil }
@@ -92,7 +107,7 @@ final class SourceFolder {
             throw ImportError(.missingFile(path: relative, reason: error.message(folder: "the export's folder")))
         }
         guard isRegularFile(clean) else {
-            throw ImportError(.missingFile(path: clean, reason: "file not found"))
+            throw ImportError(.missingFile(path: clean, reason: notAFile(clean) ?? "file not found"))
         }
         if let bytes = memory?[clean] ?? preloadedBytes(clean) {
             filesRead.insert(clean)

@@ -67,7 +67,7 @@ struct Convert: ParsableCommand {
                 }),
                 "diagnostics": .array(document.diagnostics.map(\.json)),
             ]
-            try Output.out(JSONWriter.write(report) + [0x0A])
+            try Output.report(JSONWriter.write(report) + [0x0A])
         }
     }
 }

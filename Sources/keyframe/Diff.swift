@@ -61,7 +61,8 @@ struct Diff: ParsableCommand {
             let page = DiffPage.html(diff, frames: DiffFrames(diff: diff, before: a, after: b))
             do { try writeAtomically(page, to: html) } catch { throw fail("\(error)") }
         }
-        try Output.out(json ? diff.jsonBytes : Array(diff.text.utf8))
+        // JSON escapes by its own rules; text goes through the terminal rule.
+        if json { try Output.out(diff.jsonBytes) } else { try Output.out(diff.text) }
         if diff.hasChanges { throw ExitCode(1) }
     }
 

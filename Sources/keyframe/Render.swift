@@ -168,7 +168,7 @@ struct Render: ParsableCommand {
                 note: String? = nil) throws
     {
         if json {
-            try Output.out(JSONWriter.write(jsonReport(summaries, rate: rate, diagnostics: diagnostics, script: script)) + [0x0A])
+            try Output.report(JSONWriter.write(jsonReport(summaries, rate: rate, diagnostics: diagnostics, script: script)) + [0x0A])
             return
         }
         guard !quiet else { return }

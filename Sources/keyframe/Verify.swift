@@ -71,6 +71,8 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
+        // The default artifacts folder is named as written, like the paths on the command line.
+        GivenPaths.add(absolute: URL(fileURLWithPath: artifacts).standardizedFileURL.path, given: artifacts)
         let scratch = try FrameSource.scratchFolder(.verify)
         defer { scratch.remove() }
         let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet,

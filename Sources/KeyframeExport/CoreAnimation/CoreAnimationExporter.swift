@@ -94,6 +94,17 @@ public struct CoreAnimationExporter: DocumentExporter {
                 try CALayerTreeFile.encode(tree, as: options.coreAnimationFormat, pretty: options.prettyJSON)
             }
         }
+        if options.coreAnimationFormat == .plist {
+            for (tree, _) in trees {
+                let changed = CALayerTreeFile.unrepresentableInPropertyList(tree.json)
+                guard let first = changed.first else { continue }
+                diagnostics.add(Diagnostic(
+                    severity: .warning, code: "plist-character",
+                    message: "clip \"\(tree.clip)\": \(changed.count) name(s) hold characters a "
+                        + "property list (XML 1.0) cannot hold, written as U+FFFD (first: \"\(first)\"); "
+                        + "the JSON format keeps them"))
+            }
+        }
         var exported: [ExportedClip] = []
         for ((clip, file), bytes) in zip(zip(clips, trees), encoded) {
             let name = Self.safeName(clip.name) + "." + options.coreAnimationFormat.fileExtension
