@@ -91,8 +91,12 @@ def _keyframe_convert_impl(ctx):
         if format != "normalized" and format not in _PLAYER_FORMATS:
             fail("formats: unknown format \"%s\" (known: normalized, %s)" % (format, ", ".join(sorted(_PLAYER_FORMATS.keys()))))
 
+    # The actions after the conversion take its output as an input, so they run only once the export has converted:
+    # a broken export is reported once, by the conversion, not again by every export and preview action.
+    after_conversion = inputs
     if "normalized" in ctx.attr.formats:
         out = ctx.actions.declare_file(ctx.attr.out if ctx.attr.out else ctx.label.name + ".json")
+        after_conversion = depset([out], transitive = [inputs])
         args = ctx.actions.args()
         args.add("convert")
         args.add(main.path)
@@ -117,7 +121,7 @@ def _keyframe_convert_impl(ctx):
                 args = _export_args(ctx, main, format)
                 args.add("--clip", clip)
                 args.add("-o", out)
-                outputs += _run(ctx, inputs, args, [out], mnemonic, "%s (%s)" % (message, clip))
+                outputs += _run(ctx, after_conversion, args, [out], mnemonic, "%s (%s)" % (message, clip))
             continue
         # A trailing slash: always a folder with the files the CLI names, whatever the number of clips.
         outs = [ctx.actions.declare_directory(ctx.label.name + suffix)]
@@ -125,7 +129,7 @@ def _keyframe_convert_impl(ctx):
         args.add("-o", outs[0].path + "/")
         if ctx.attr.clip:
             args.add("--clip", ctx.attr.clip)
-        outputs += _run(ctx, inputs, args, outs, mnemonic, message)
+        outputs += _run(ctx, after_conversion, args, outs, mnemonic, message)
 
     if ctx.attr.preview:
         sheet = ctx.actions.declare_file(ctx.label.name + ".preview.png")
@@ -134,7 +138,8 @@ def _keyframe_convert_impl(ctx):
         args.add(main.path)
         args.add("--preview-sheet", sheet)
         args.add("--quiet")
-        outputs += _run(ctx, inputs, args, [sheet], "KeyframePreview", "Keyframe: previewing %s" % main.dirname)
+        args.add("--diagnostics-format", "build")
+        outputs += _run(ctx, after_conversion, args, [sheet], "KeyframePreview", "Keyframe: previewing %s" % main.dirname)
 
     if not outputs:
         fail("formats: name at least one of normalized, lottie, core-animation (or set preview)")

@@ -62,6 +62,8 @@ struct Render: ParsableCommand {
     @Flag(help: "Write the frames even when none of them shows any sprite (otherwise that is an error).")
     var allowEmpty = false
 
+    @OptionGroup var diagnostics: DiagnosticsOption
+
     func validate() throws {
         if previewSheet != nil && (script != nil || contactSheet != nil || !clip.isEmpty || options.frames != nil
                                    || !options.at.isEmpty || options.fps != nil || options.duration != nil
@@ -89,7 +91,8 @@ struct Render: ParsableCommand {
 
     func run() throws {
         let loaded = try RenderInput.load(input, options: options, quiet: quiet,
-                                          outputs: [contactSheet, animated, previewSheet])
+                                          outputs: [contactSheet, animated, previewSheet],
+                                          diagnostics: diagnostics.format)
         let document = loaded.scene.document
         let scene = loaded.scene
         // --animated without -o: the frames are only a step towards the animation, in a private folder.

@@ -23,10 +23,12 @@ struct RenderInput {
     ///
     /// - Throws: `ExitCode(1)` after printing the error.
     /// `outputs` are the files the command names before it writes anything: each is refused if it is an input.
-    static func load(_ input: String, options: RenderOptions, quiet: Bool, outputs: [String?] = []) throws
-        -> RenderInput
+    /// `diagnostics` is how import errors and warnings are printed (`render --diagnostics-format`).
+    static func load(_ input: String, options: RenderOptions, quiet: Bool, outputs: [String?] = [],
+                     diagnostics: DiagnosticsFormat = .plain) throws -> RenderInput
     {
-        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value))
+        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value),
+                                            diagnostics: diagnostics)
         let assetsFolder = options.assets.map { InputFolder($0) } ?? loaded.inputFolder
         let inputs = loaded.commandInputs(assets: assetsFolder)
         try InputDocument.protect(inputs, outputs: outputs)

@@ -270,6 +270,10 @@ final class BazelRuleTests: XCTestCase {
                                                 options: .regularExpression) != nil }, broken.output)
         XCTAssert(reported.contains { $0.range(of: #"^exports/bta-spinner/Animation\.json:\d+:\d+: error: "#,
                                                 options: .regularExpression) != nil }, broken.output)
+        // Each once: the export and preview actions wait for the conversion, which failed.
+        let flumpErrors = reported.filter { $0.hasPrefix("exports/flump-hopbot/library.json:") && $0.contains(": error: ") }
+        XCTAssertEqual(flumpErrors.count, 1, broken.output)
+        XCTAssertFalse(reported.contains { $0.hasPrefix("keyframe: error: ") }, "every error in the build form: \(broken.output)")
     }
 
     // MARK: - Remote cache

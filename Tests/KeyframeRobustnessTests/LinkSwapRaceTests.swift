@@ -33,11 +33,14 @@ final class LinkSwapRaceTests: XCTestCase {
         if let work { try? FileManager.default.removeItem(at: work) }
     }
 
-    /// Replaces `link` (atomically, by `rename`) with a link to `inside` and to `outside` in turn until `stop` is set.
+    /// Replaces `link` (atomically, by `rename`) with a link to `inside` and to `outside` in turn until `stop` is set;
+    /// returns once the first swaps are done, so every read races with it.
     func swapping(_ link: String, inside: String, outside: String, until stop: ManagedAtomicFlag) -> Thread {
+        let started = ManagedAtomicFlag()
         let thread = Thread {
             var count = 0
             while !stop.isSet {
+                if count == 16 { started.set() }
                 let fresh = link + ".swap"
                 unlink(fresh)
                 symlink(count % 2 == 0 ? outside : inside, fresh)
@@ -48,6 +51,7 @@ final class LinkSwapRaceTests: XCTestCase {
             symlink(inside, link)
         }
         thread.start()
+        while !started.isSet { usleep(100) }
         return thread
     }
 
