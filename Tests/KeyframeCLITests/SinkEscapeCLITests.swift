@@ -67,7 +67,7 @@ final class SinkEscapeCLITests: XCTestCase {
         let text = try String(contentsOfFile: out, encoding: .utf8)
         XCTAssertFalse(text.unicodeScalars.contains { $0.value < 0x20 && $0 != "\n" && $0 != "\t" || $0 == "\u{FFFE}" })
         XCTAssertTrue(text.contains("walk\u{FFFD}]0;pwned\u{FFFD}\u{FFFD}[2J\u{FFFD}\u{FFFD}\u{9b}31m"), text)
-        XCTAssertTrue(result.stderr.contains("[plist-character]"), result.stderr)
+        XCTAssertTrue(result.stderr.contains("[ca-plist-character]"), result.stderr)
         XCTAssertFalse(hasRawControl(result.stderr), result.stderr)
         // The JSON spelling keeps the name exactly.
         let json = work.appendingPathComponent("out.json").path

@@ -99,7 +99,7 @@ public struct CoreAnimationExporter: DocumentExporter {
                 let changed = CALayerTreeFile.unrepresentableInPropertyList(tree.json)
                 guard let first = changed.first else { continue }
                 diagnostics.add(Diagnostic(
-                    severity: .warning, code: "plist-character",
+                    severity: .warning, code: "ca-plist-character",
                     message: "clip \"\(tree.clip)\": \(changed.count) name(s) hold characters a "
                         + "property list (XML 1.0) cannot hold, written as U+FFFD (first: \"\(first)\"); "
                         + "the JSON format keeps them"))
