@@ -15,6 +15,9 @@ final class SourceFolder {
 
     let url: URL
     private(set) var filesRead: Set<String> = []
+    /// Files whose opening found them outside the folder (a link swapped after ``resolve(_:)``), by clean path: why
+    /// ``pngSize(_:)`` gave no size (``outsideReason(_:)``).
+    private var refusedOutside: [String: InputPathError] = [:]
     /// Lenient reads per file (``lenientReads(of:)``).
     private var lenientLogs: [String: JSONLenientReads] = [:]
     /// The files of an export held in memory (``Importer/importDocument(files:main:options:)``), keyed by relative
@@ -225,6 +228,12 @@ final class SourceFolder {
         return found.sorted()
     }
 
+    /// Why `clean` could not be read when the file opened was outside the folder (a link swapped while the import
+    /// ran), in the words of ``InputPathError``; `nil` otherwise.
+    func outsideReason(_ clean: String) -> String? {
+        refusedOutside[clean].map { "the atlas image " + $0.message(folder: "the export's folder") }
+    }
+
     /// The pixel size stored in a PNG's header, or `nil` when the file is missing or not a PNG. Reads 24 bytes.
     func pngSize(_ relative: String) -> Size? {
         guard let clean = try? resolve(relative) else { return nil }
@@ -235,10 +244,11 @@ final class SourceFolder {
         } else if let file = preloadedBytes(clean) {
             bytes = Array(file.prefix(24))
         } else {
-            guard isRegularFile(clean), let inputFolder,
-                let header = try? inputFolder.read(clean, written: relative, limit: 24, prefix: true)
-            else { return nil }
-            bytes = header
+            guard isRegularFile(clean), let inputFolder else { return nil }
+            do { bytes = try inputFolder.read(clean, written: relative, limit: 24, prefix: true) } catch {
+                if case .outside(let outside) = error { refusedOutside[clean] = outside }
+                return nil
+            }
         }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count >= 24, Array(bytes[0..<8]) == signature,

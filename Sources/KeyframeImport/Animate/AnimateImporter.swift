@@ -74,7 +74,8 @@ struct AnimateImporter {
             }
             guard let pixelSize = imageSize else {
                 let exists = folder.fileExists(imageFile)
-                let reason = exists ? "atlas image is not a PNG" : "atlas image not found"
+                let reason = folder.outsideReason(imageFile)
+                    ?? (exists ? "atlas image is not a PNG" : "atlas image not found")
                 let tried = exists ? nil : AnimateImporter.ownImageName(of: map)
                 throw ImportError(.missingFile(
                     path: imageFile,

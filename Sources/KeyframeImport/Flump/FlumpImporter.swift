@@ -167,7 +167,8 @@ struct FlumpImporter {
                 }
             }
             guard let pixelSize = imageSize else {
-                let reason = folder.fileExists(imageFile) ? "atlas image is not a PNG" : "atlas image not found"
+                let reason = folder.outsideReason(imageFile)
+                    ?? (folder.fileExists(imageFile) ? "atlas image is not a PNG" : "atlas image not found")
                 throw ImportError(.missingFile(
                     path: imageFile,
                     reason: "\(reason) (named by \(file) at \(atlas.location))"))
