@@ -14,6 +14,12 @@ extension AtomicFile {
         protectedInputs.set(inputs)
     }
 
+    /// Whether `path` is one of the running command's protected inputs (``protect(_:)``): what a command must not
+    /// remove either (`render --clean` of older frames).
+    public static func isProtectedInput(_ path: String) -> Bool {
+        protectedInputs.get()?.input(replacedBy: path) != nil
+    }
+
     /// Throws when `path` is a protected input (see ``protect(_:)``).
     static func refuseInput(_ path: String) throws(FileWriteError) {
         guard let inputs = protectedInputs.get() else { return }

@@ -123,5 +123,17 @@ final class OutputInputCLITests: XCTestCase {
                           keeps: ["doc"])
         // Elsewhere the same render is an ordinary render.
         XCTAssertEqual(try run(["render", "doc/doc.json", "--clip", "walk", "-o", "frames"]).status, 0)
+        // `--clean` removes older frames of the clip, never an input named like one: the image as `walk-0099.png`,
+        // beyond the clip's frames, in the output folder.
+        let image = work.appendingPathComponent("doc/walk-0099.png")
+        try FileManager.default.moveItem(at: work.appendingPathComponent("doc/walk-0002.png"), to: image)
+        images[0]["path"] = "walk-0099.png"
+        assets["images"] = images
+        object["assets"] = assets
+        try JSONSerialization.data(withJSONObject: object).write(to: url)
+        let before = try Data(contentsOf: image)
+        let clean = try run(["render", "doc/doc.json", "--clip", "walk", "--frames", "0", "-o", "doc", "--clean"])
+        XCTAssertEqual(clean.status, 0, clean.stderr)
+        XCTAssertEqual(try Data(contentsOf: image), before, "--clean removed an input")
     }
 }
