@@ -489,9 +489,10 @@ extension RenderSession {
         return found.sorted { $0.number < $1.number }
     }
 
-    /// Removes `path` when it is a regular file (never a folder, link or special file); returns whether it did.
+    /// Removes `path` when it is a regular file (never a folder, link or special file, nor an input of the running
+    /// command, ``AtomicFile/isProtectedInput(_:)``); returns whether it did.
     static func removeRegularFile(_ path: String) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        guard !AtomicFile.isProtectedInput(path), let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             attributes[.type] as? FileAttributeType == .typeRegular
         else { return false }
         return (try? FileManager.default.removeItem(atPath: path)) != nil

@@ -62,6 +62,8 @@ struct Render: ParsableCommand {
     @Flag(help: "Write the frames even when none of them shows any sprite (otherwise that is an error).")
     var allowEmpty = false
 
+    @OptionGroup var diagnostics: DiagnosticsOption
+
     func validate() throws {
         if previewSheet != nil && (script != nil || contactSheet != nil || !clip.isEmpty || options.frames != nil
                                    || !options.at.isEmpty || options.fps != nil || options.duration != nil
@@ -88,7 +90,9 @@ struct Render: ParsableCommand {
     var outputFolder: String { output ?? "." }
 
     func run() throws {
-        let loaded = try RenderInput.load(input, options: options, quiet: quiet)
+        let loaded = try RenderInput.load(input, options: options, quiet: quiet,
+                                          outputs: [contactSheet, animated, previewSheet],
+                                          diagnostics: diagnostics.format)
         let document = loaded.scene.document
         let scene = loaded.scene
         // --animated without -o: the frames are only a step towards the animation, in a private folder.
@@ -167,7 +171,7 @@ struct Render: ParsableCommand {
                 note: String? = nil) throws
     {
         if json {
-            try Output.out(JSONWriter.write(jsonReport(summaries, rate: rate, diagnostics: diagnostics, script: script)) + [0x0A])
+            try Output.report(JSONWriter.write(jsonReport(summaries, rate: rate, diagnostics: diagnostics, script: script)) + [0x0A])
             return
         }
         guard !quiet else { return }

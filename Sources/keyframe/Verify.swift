@@ -77,12 +77,15 @@ struct Verify: ParsableCommand {
     }
 
     func run() throws {
+        // The default artifacts folder is named as written, like the paths on the command line.
+        GivenPaths.add(absolute: URL(fileURLWithPath: artifacts).standardizedFileURL.path, given: artifacts)
         let scratch = try FrameSource.scratchFolder(.verify)
         defer { scratch.remove() }
         let goldenURL = URL(fileURLWithPath: golden)
         let stored: GoldenFraming?
         do { stored = try GoldenFraming.read(from: goldenURL) } catch { throw fail("\(error)") }
-        var source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
+        var source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet,
+                                 outputs: [report, html])
         let keepsFraming = options.fit == nil && options.bounds == nil
         if keepsFraming, let stored { source.pinnedFramings = stored.regions }
         let rendered = try source.render(into: URL(fileURLWithPath: scratch.path))

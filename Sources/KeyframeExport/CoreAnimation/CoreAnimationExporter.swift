@@ -132,6 +132,17 @@ public struct CoreAnimationExporter: DocumentExporter {
                 try CALayerTreeFile.encode(tree, as: options.coreAnimationFormat, pretty: options.prettyJSON)
             }
         }
+        if options.coreAnimationFormat == .plist {
+            for (tree, _) in trees {
+                let changed = CALayerTreeFile.unrepresentableInPropertyList(tree.json)
+                guard let first = changed.first else { continue }
+                diagnostics.add(Diagnostic(
+                    severity: .warning, code: "ca-plist-character",
+                    message: "clip \"\(tree.clip)\": \(changed.count) name(s) hold characters a "
+                        + "property list (XML 1.0) cannot hold, written as U+FFFD (first: \"\(first)\"); "
+                        + "the JSON format keeps them"))
+            }
+        }
         var exported: [ExportedClip] = []
         for ((clip, file), bytes) in zip(zip(clips, trees), encoded) {
             let name = Self.safeName(clip.name) + "." + options.coreAnimationFormat.fileExtension
@@ -176,14 +187,13 @@ public struct CoreAnimationExporter: DocumentExporter {
     static func readImage(_ image: AtlasImage, index: Int, in folder: InputFolder, source: String)
         throws(ExportError) -> (bytes: [UInt8], display: String)
     {
-        let file: (path: String, display: String)
-        do { file = try AtlasLibrary.imageFile(image, index: index, in: folder) } catch {
+        do { return try AtlasLibrary.imageBytes(image, index: index, in: folder) } catch {
             // The error names the image's file, or its field of the document.
+            if case .unreadableImage(_, let path, let reason) = error.kind {
+                throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read: \(path): "
+                                  + reason)
+            }
             throw ExportError(message: "\(error)")
-        }
-        do { return (try InputFile.read(file.path, limit: PNGDecoder.maximumFileSize), file.display) } catch {
-            throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read: \(file.display): "
-                              + error.reason)
         }
     }
 
