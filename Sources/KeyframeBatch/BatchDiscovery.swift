@@ -4,7 +4,7 @@ import KeyframeJSON
 
 /// Finds the exports a batch converts: every export under some root folders, or the ones a list file names.
 ///
-/// A folder that ``Importer/detect(_:)`` recognises (Animate atlas, incl. a BetterTextureAtlas `LIBRARY` split;
+/// A folder that `Importer/detect(_:)` recognises (Animate atlas, incl. a BetterTextureAtlas `LIBRARY` split;
 /// DragonBones skeleton with its atlas; Flump JSON or XML library) is one export, and its files are the export's
 /// inputs; it is not searched further. In any other folder, each `.json` file that is a normalized Keyframe document
 /// is an export of its own, and so is a `.json` file that is not valid JSON, cannot be read or is too large to read

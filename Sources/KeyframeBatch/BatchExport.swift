@@ -38,7 +38,7 @@ public struct BatchExport: Sendable, Equatable {
 }
 
 extension BatchExport {
-    /// The export's folder as the paths its files name are resolved in (``InputFolder``): atlas images are read
+    /// The export's folder as the paths its files name are resolved in (`InputFolder`): atlas images are read
     /// from inside it, and messages name them relative to it, as a batch names every file of an export.
     public var imagesFolder: InputFolder {
         let main = source.standardizedFileURL.path == inputFolder.standardizedFileURL.path ? nil : source.lastPathComponent

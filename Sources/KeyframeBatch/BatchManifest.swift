@@ -7,8 +7,8 @@ import KeyframeJSON
 /// (sorted keys, no timings, so its bytes depend only on what was converted).
 ///
 /// An entry vouches for outputs only while they hold the recorded bytes: a rerun compares each output's size and, when
-/// its `stat` is not the one the ``BatchStatCache`` saw, its content hash. Before a run replaces the first of an
-/// export's outputs, the export's entry stops vouching for any of them (a "started" line in the ``BatchJournal``): it
+/// its `stat` is not the one the `BatchStatCache` saw, its content hash. Before a run replaces the first of an
+/// export's outputs, the export's entry stops vouching for any of them (a "started" line in the `BatchJournal`): it
 /// becomes *pending*, listing every file that conversion may write, until the conversion finishes and records its
 /// outputs. A pending entry is never up to date, and its next conversion (or `--prune`) removes the files it lists that
 /// are no longer produced, so an interrupted run leaves neither outputs from other bytes nor strays.
@@ -117,7 +117,7 @@ public struct BatchManifest: Sendable, Equatable {
     }
 
     /// Reads the manifest of OUT (``load(folder:)``) and applies what the journal of an interrupted run recorded
-    /// (``BatchJournal``), in order: the exports it began writing become pending, the exports it finished get their new
+    /// (`BatchJournal`), in order: the exports it began writing become pending, the exports it finished get their new
     /// entries.
     public static func loadWithJournal(folder: String) -> (manifest: BatchManifest, notice: String?, journaled: Int) {
         var (manifest, notice) = load(folder: folder)

@@ -47,11 +47,11 @@ public struct BatchOptions: Sendable {
     public var jobs = 1
     /// For exports with several resolutions: the scale factor to use.
     public var scaleFactor: Double?
-    /// The PNG preset of the pictures the player formats write (``ExportOptions/pictures``).
+    /// The PNG preset of the pictures the player formats write (`ExportOptions/pictures`).
     public var pictures: PNGPreset = .compact
-    /// Lottie: the players to target (``LottieExportSettings/Profile``).
+    /// Lottie: the players to target (`LottieExportSettings/Profile`).
     public var lottieProfile: LottieExportSettings.Profile = .portable
-    /// Write the player formats' JSON indented, for people to read (``ExportOptions/prettyJSON``).
+    /// Write the player formats' JSON indented, for people to read (`ExportOptions/prettyJSON`).
     public var prettyJSON = false
     /// Verify (or with `record`, record) every export's frames against a golden tree (`--verify`); `nil`: do not.
     /// Not part of ``fingerprint``: verification does not change conversion outputs.

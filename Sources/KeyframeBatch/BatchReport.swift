@@ -32,7 +32,7 @@ public struct BatchExportResult: Sendable, Equatable {
     public var error: String?
     /// With `--verify`: how its frames compared with its goldens (`nil` when not verified, e.g. a failed export).
     public var verification: BatchVerification?
-    /// With ``BatchOptions/buildMessages``: this run's errors and warnings in the build form (``BuildMessage``), files
+    /// With ``BatchOptions/buildMessages``: this run's errors and warnings in the build form (`BuildMessage`), files
     /// named by absolute path with the line and column where one is known, what `--diagnostics-format build` prints.
     /// Empty for an export that was not converted in this run; not part of the reports.
     public var messages: [BuildMessage] = []

@@ -19,11 +19,11 @@ import KeyframeRender
 /// the lock of OUT (or of the state folder, ``BatchOptions/stateFolder``, where the manifest then lives too), remove
 /// temporary files a killed run left, read the manifest (and the journal of a killed run), then
 /// convert — largest exports first, each worker taking the next one when it is done. Each input file is read once
-/// (``InputSet``): its bytes are hashed and handed to the importer; a rerun skips reading files whose `stat` is
-/// unchanged (``BatchStatCache``). An export is up to date when its inputs, options and tool are unchanged and every
+/// (`InputSet`): its bytes are hashed and handed to the importer; a rerun skips reading files whose `stat` is
+/// unchanged (`BatchStatCache`). An export is up to date when its inputs, options and tool are unchanged and every
 /// output still holds the bytes recorded (size, then content hash when its `stat` changed). Each export's outputs are
 /// built in memory; before the first of them is written, the export's entry becomes pending, naming every file about
-/// to be written (a "started" line in the ``BatchJournal``); they are written through ``AtomicFile``, and only then is
+/// to be written (a "started" line in the `BatchJournal`); they are written through `AtomicFile`, and only then is
 /// the export recorded (a finished line); the manifest is written atomically once at the end. So a run killed at any moment, or stopped by a
 /// full disk, leaves complete files, and the manifest vouches only for exports whose outputs are all in place and
 /// were written from the inputs it records.
@@ -33,7 +33,7 @@ public struct BatchRunner: Sendable {
     /// The output folder.
     public var output: URL
     public var options: BatchOptions
-    /// The exporters of the player formats in ``BatchOptions/targets`` (normally from ``Exporters``).
+    /// The exporters of the player formats in ``BatchOptions/targets`` (normally from `Exporters`).
     public var exporters: [ExportFormat: any DocumentExporter]
 
     public init(exports: [BatchExport], output: URL, options: BatchOptions,

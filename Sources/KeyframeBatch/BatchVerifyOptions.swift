@@ -23,7 +23,7 @@ public struct BatchVerifyOptions: Sendable {
     public var size: (width: Int, height: Int)?
     /// What to frame.
     public var fit: Framing.Fit = .stage
-    /// Whether each golden folder's kept framing (``GoldenFraming``) frames its clips, over ``fit``: true unless the
+    /// Whether each golden folder's kept framing (`GoldenFraming`) frames its clips, over ``fit``: true unless the
     /// framing was chosen explicitly. Recording keeps the framing either way.
     public var keepsGoldenFraming = true
     /// The background.

@@ -5,9 +5,9 @@ import KeyframeRaster
 
 /// The `keyframe diff --html` page: one self-contained file (pictures as `data:` URLs, no network; a Content
 /// Security Policy forbids any request) with the structural changes, the motion changes with their figures and the
-/// values in the source's own terms, each changed channel's curves before and after (``DiffCurves``), and per clip
+/// values in the source's own terms, each changed channel's curves before and after (`DiffCurves`), and per clip
 /// the frames, the older and newer version side by side with an overlay of both. A small inline script
-/// (``DiffPageScript``) adds frame scrubbing, blink and swipe, zoom and the curves' hover readout; without it the
+/// (`DiffPageScript`) adds frame scrubbing, blink and swipe, zoom and the curves' hover readout; without it the
 /// page shows the most different frame of each clip.
 public enum DiffPage {
     /// The page for `diff`, with the frames of `frames`.

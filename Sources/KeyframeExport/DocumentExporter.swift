@@ -17,7 +17,8 @@ public protocol DocumentExporter: Sendable {
     /// - Parameters:
     ///   - document: the normalized document.
     ///   - assetsFolder: where the document's atlas images are: image paths are resolved inside it
-    ///     (``AtlasLibrary/imageFile(_:index:in:)``), and errors name them with its display name.
+    ///     (`AtlasLibrary/imageFile(_:index:in:)`), and errors name them with its display name.
+    ///   - options: the clips, profile and settings of the export.
     /// - Throws: ``ExportError`` for an unknown clip, an unreadable atlas image or one outside `assetsFolder`, or
     ///   warnings under `strict`.
     func export(_ document: Document, assetsFolder: InputFolder, options: ExportOptions) throws(ExportError)

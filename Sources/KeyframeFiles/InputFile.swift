@@ -73,7 +73,7 @@ extension InputFile {
     /// The whole content of the regular file at `path` (at most `limit` bytes) with its `stat` taken just before and
     /// just after the read, so a caller can tell whether the file changed while it was read.
     ///
-    /// With `folder`, the file opened must lie inside it (``InputFolder/read(_:written:limit:)``): it is opened once
+    /// With `folder`, the file opened must lie inside it (`InputFolder/read(_:written:limit:)`): it is opened once
     /// and its real path checked after opening, so a link swapped in at any moment cannot lead outside.
     public static func readRegular(_ path: String, limit: Int = 1 << 30, inside folder: InputFolder? = nil)
         throws(FileReadError) -> (bytes: [UInt8], before: stat, after: stat?) {

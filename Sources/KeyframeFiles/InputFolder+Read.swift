@@ -6,7 +6,7 @@ import Darwin
 import Musl
 #endif
 
-/// Why ``InputFolder/read(_:limit:)`` read nothing: the file it opened is outside the folder, or it could not be read.
+/// Why `InputFolder/read(_:limit:)` read nothing: the file it opened is outside the folder, or it could not be read.
 public enum InputReadFailure: Error, Sendable, Equatable {
     /// The file opened is not inside the folder (a link, possibly one swapped after the path was checked).
     case outside(InputPathError)

@@ -5,7 +5,7 @@ import KeyframeFiles
 /// place: `PATH:LINE:COLUMN: error: message`, `PATH: warning: message` when there is no position.
 ///
 /// This is what `--diagnostics-format build` prints and what the SwiftPM plugin and the Bazel rule show inside
-/// builds. ``ImportError/buildMessages(folder:read:)`` and ``KeyframeModel/Diagnostic/buildMessage(folder:severity:prefix:read:)``
+/// builds. ``ImportError/buildMessages(folder:read:)`` and `KeyframeModel/Diagnostic/buildMessage(folder:severity:prefix:read:)`
 /// make them, reading the named file to turn a JSON path into a line and column.
 public struct BuildMessage: Sendable, Equatable, CustomStringConvertible {
     /// How the build treats the message.

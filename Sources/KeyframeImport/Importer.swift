@@ -33,7 +33,7 @@ public struct ImportOptions: Sendable {
     }
 }
 
-/// Reads any supported export — a folder, its main JSON file, or a normalized Keyframe JSON — into a ``Document``.
+/// Reads any supported export — a folder, its main JSON file, or a normalized Keyframe JSON — into a `Document`.
 ///
 /// ```swift
 /// let document = try Importer.importDocument(at: URL(fileURLWithPath: "Samples/walker"))

@@ -8,7 +8,7 @@ import Musl
 
 extension Easing {
     /// The eased progress for time fraction `p` in 0…1 for every easing whose curve the model defines by itself;
-    /// ``Easing/hold`` gives 0 (the value stays). `nil` for ``Easing/cubicBezier``, which is solved by the engine's
+    /// ``Easing/hold`` gives 0 (the value stays). `nil` for `Easing/cubicBezier`, which is solved by the engine's
     /// Chromium-exact solver (`EasingEvaluator`).
     ///
     /// Importers that must evaluate tracks themselves (DragonBones timelines baked per frame) and the engine share

@@ -7,7 +7,7 @@ import KeyframeJSON
 /// - Flash classic tweens, BTA `ES` and DragonBones `tweenEasing` in −1…1 are ``flashQuadratic(strength:)``,
 ///   `p + s·p·(1−p)` (negative = slow start);
 /// - Flump's `ease` is ``flumpQuadratic(ease:)``, `p − e·p·(1−p)` — the opposite sign, kept as Flump wrote it;
-/// - Animate custom eases (BTA `CV`) and DragonBones `curve` lists are ``bezierPath(points:)``.
+/// - Animate custom eases (BTA `CV`) and DragonBones `curve` lists are `bezierPath(points:)`.
 public enum Easing: Sendable, Hashable {
     /// The value stays until the next keyframe (step).
     case hold

@@ -1,7 +1,7 @@
 import KeyframeJSON
 
-/// A model value with one canonical JSON form: read from a ``JSONCursor`` (errors carry the JSON path) and written
-/// as a ``JSONValue`` that ``JSONWriter`` turns into deterministic text.
+/// A model value with one canonical JSON form: read from a `JSONCursor` (errors carry the JSON path) and written
+/// as a `JSONValue` that `JSONWriter` turns into deterministic text.
 public protocol JSONRepresentable: Sendable {
     /// Reads the value at `json`.
     init(json: JSONCursor) throws(JSONSchemaError)

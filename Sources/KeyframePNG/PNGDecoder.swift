@@ -10,7 +10,7 @@ import Darwin
 import Musl
 #endif
 
-/// Decodes any PNG libpng reads into a premultiplied ``KeyframeRaster/Bitmap``.
+/// Decodes any PNG libpng reads into a premultiplied `KeyframeRaster/Bitmap`.
 ///
 /// Palette, gray, gray+alpha, RGB and RGBA at every bit depth, interlaced or not, with or without
 /// tRNS, become 8-bit RGBA (16-bit samples are scaled with rounding) and are premultiplied. No gamma

@@ -1,6 +1,6 @@
 /// The 8-bit sample layout of pixels handed to ``PNGEncoder/encode(pixels:width:height:layout:)``.
 public enum PNGPixelLayout: Int32, Sendable, Hashable, CaseIterable {
-    /// Premultiplied RGBA, as a ``KeyframeRaster/Bitmap`` stores it; written as straight RGBA.
+    /// Premultiplied RGBA, as a `KeyframeRaster/Bitmap` stores it; written as straight RGBA.
     case premultipliedRGBA = 0
     /// Straight RGBA.
     case rgba = 1

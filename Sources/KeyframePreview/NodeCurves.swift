@@ -2,11 +2,11 @@ import KeyframeEngine
 import KeyframeModel
 
 /// A node's transform and opacity tracks over a clip, sampled by the engine's own track evaluation
-/// (``KeyframeModel/Track/value(at:)`` with each keyframe's easing), for the preview's graphs.
+/// (`KeyframeModel/Track/value(at:)` with each keyframe's easing), for the preview's graphs.
 ///
 /// Nodes of nested compositions (symbols, movie clips, Flump movies, child armatures) are graphed per instance, on
 /// the clip's time axis: at each sample the value is the node's track at the frame the instance shows then — the
-/// nested frame ``PoseSampler`` computes (first frame, loop mode, parent or own clock, holds) — so the graph shows
+/// nested frame `PoseSampler` computes (first frame, loop mode, parent or own clock, holds) — so the graph shows
 /// the motion as it plays in the clip, loops and holds included. ``Nesting/frames`` holds that nested frame, and a
 /// sample where the instance is not shown has no value (a gap).
 public struct NodeCurves: Sendable, Hashable {
@@ -37,7 +37,7 @@ public struct NodeCurves: Sendable, Hashable {
     public enum Segment: Int, Sendable, Hashable {
         /// The value holds until the next keyframe (or this is the last one).
         case hold = 0
-        /// Linear interpolation, in whatever form the source wrote it (``Easing/isLinear``).
+        /// Linear interpolation, in whatever form the source wrote it (`Easing/isLinear`).
         case linear = 1
         /// Any other easing (Bézier, Flash or Flump quadratic, …).
         case eased = 2
@@ -58,7 +58,7 @@ public struct NodeCurves: Sendable, Hashable {
         public var value: Double
         /// How the track leaves this keyframe.
         public var segment: Segment = .hold
-        /// The easing of the segment that leaves this keyframe, in words (``EasingName``).
+        /// The easing of the segment that leaves this keyframe, in words (`EasingName`).
         public var easing: String = "hold"
     }
 

@@ -33,7 +33,7 @@ public struct PreviewFrameEncoder {
 
     /// The layers that draw the frame whose PNG is `png`, storing new pictures in `store`.
     ///
-    /// - Throws: ``KeyframePNG/PNGError`` when `png` cannot be decoded or a picture cannot be encoded.
+    /// - Throws: `KeyframePNG/PNGError` when `png` cannot be decoded or a picture cannot be encoded.
     public mutating func layers(for png: [UInt8], store: inout PreviewImageStore) throws(PNGError) -> [PreviewClip.Layer] {
         let fingerprint = PreviewImageStore.fingerprint(png)
         if let known = seen[fingerprint]?.first(where: { $0.png == png }) { return known.layers }

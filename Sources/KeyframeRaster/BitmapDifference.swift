@@ -36,7 +36,10 @@ public struct BitmapDifference: Sendable, Hashable {
 
     /// Measures how `actual` differs from `expected`; `nil` when their sizes differ.
     ///
-    /// - Parameter tolerance: the largest per-channel difference that still counts as equal (0–255).
+    /// - Parameters:
+    ///   - actual: the picture being checked.
+    ///   - expected: the picture it should be.
+    ///   - tolerance: the largest per-channel difference that still counts as equal (0–255).
     public init?(_ actual: Bitmap, _ expected: Bitmap, tolerance: Int = 0) {
         guard actual.width == expected.width, actual.height == expected.height else { return nil }
         let width = expected.width

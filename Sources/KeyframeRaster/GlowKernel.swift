@@ -1,8 +1,8 @@
 /// Flash's glow and drop shadow on a premultiplied picture, in device pixels.
 ///
 /// The effect's alpha is the picture's alpha (inverted for an inner effect), blurred (``BoxBlur``), moved by
-/// ``offset`` (a drop shadow), multiplied by ``strength`` and clamped to 1, then by ``alpha``; it is painted in
-/// ``color``. With `a` the picture's alpha and `g` the effect's (both 0…1), `C` the colour, `P` the picture:
+/// `offset` (a drop shadow), multiplied by ``strength`` and clamped to 1, then by ``alpha``; it is painted in
+/// `color`. With `a` the picture's alpha and `g` the effect's (both 0…1), `C` the colour, `P` the picture:
 ///
 /// | mode | result |
 /// |---|---|

@@ -72,7 +72,7 @@ public struct AtlasLibrary: Sendable {
     }
 
     /// The file of atlas image `image`, element `index` of the document's `assets.images`: its path resolved inside
-    /// `folder` (``InputFolder/resolve(_:)``), as a path to open and as messages name it. Every reader of atlas
+    /// `folder` (`InputFolder/resolve(_:)`), as a path to open and as messages name it. Every reader of atlas
     /// images (rendering, both exporters) finds them here.
     ///
     /// - Throws: ``RenderError`` when the path leads outside `folder` or no regular file is there.
@@ -103,7 +103,7 @@ public struct AtlasLibrary: Sendable {
 
     /// The bytes of atlas image `image` (element `index` of `assets.images`) and its file as messages name it: the
     /// file ``imageFile(_:index:in:)`` finds, opened once and checked after opening to be inside `folder`
-    /// (``InputFolder/read(_:written:limit:)``), so a link swapped after the check cannot lead outside. Every reader
+    /// (`InputFolder/read(_:written:limit:)`), so a link swapped after the check cannot lead outside. Every reader
     /// of atlas images' bytes (rendering, both exporters) reads them here.
     ///
     /// - Throws: ``RenderError`` when the path leads outside `folder`, before or after opening, or the file is

@@ -9,7 +9,7 @@ import KeyframeRaster
 /// order in which they finish. Each worker keeps its own ``FrameRenderer``, frame buffer and PNG encoder, so buffers
 /// are reused from frame to frame. A frame whose poses equal those of a frame already drawn in the run (a held pose,
 /// a loop coming round) is neither drawn nor encoded again: it gets that frame's bytes, which are the bytes drawing
-/// and encoding it would give (``RenderedFrameCache``). Files are written atomically (temporary file, then rename).
+/// and encoding it would give (`RenderedFrameCache`). Files are written atomically (temporary file, then rename).
 public struct BatchRenderer: Sendable {
     /// What a finished frame leaves behind.
     public struct Result: Sendable {

@@ -79,9 +79,11 @@ public final class EncodedPictureCache: @unchecked Sendable {
     /// encoded now with `encoder` (and remembered).
     ///
     /// - Parameters:
+    ///   - bitmap: the picture to encode.
     ///   - inked: where `bitmap` may differ from `background`: the caller guarantees that every pixel outside it is
     ///     `background` (premultiplied), so only the pixels inside are hashed and compared. `nil`: the whole bitmap.
     ///   - background: the colour outside `inked`.
+    ///   - encoder: the encoder whose settings the bytes have.
     public func png(for bitmap: Bitmap, inked: PixelRect? = nil, background: RGBAColor = .transparent,
                     encoder: inout PNGEncoder) throws(PNGError) -> (png: [UInt8], reused: Bool)
     {

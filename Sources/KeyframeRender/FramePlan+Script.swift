@@ -6,8 +6,8 @@ extension FramePlan {
     /// target, then clips added mid-flight), in the script's declaration order, back to front.
     ///
     /// - Parameters:
-    ///   - ticks: the ticks of ``ScriptRunner/run(fps:until:)``.
-    ///   - scenes: index of the scene for each document path the ticks carry (``ScriptClipTime/documentPath``).
+    ///   - ticks: the ticks of `ScriptRunner/run(fps:until:)`.
+    ///   - scenes: index of the scene for each document path the ticks carry (`ScriptClipTime/documentPath`).
     ///   - documents: the scenes' documents, by the same index, to look clips up by name.
     /// - Throws: ``RenderError`` when a tick names a document or clip that was not provided.
     public static func plans(for ticks: [ScriptTick], scenes: [String: Int], documents: [Document])

@@ -11,7 +11,7 @@ import KeyframeRaster
 /// shapes and then composited. Consecutive items with the same masks share one layer, as in Flash, where a mask
 /// layer clips the layers under it as a group.
 ///
-/// What a filtered node shows (a ``Pose/FilterGroup``) is drawn once into an offscreen layer as large as its
+/// What a filtered node shows (a `Pose/FilterGroup`) is drawn once into an offscreen layer as large as its
 /// content grown by its filters' reach, filtered in place, then composited with the node's colour transform and
 /// blend mode, as Flash draws a filtered display object (raster.md, "Filters"). A node with a blend mode of its own
 /// that shows a nested composition is such a group too (without filters): Flash blends a display object's

@@ -468,7 +468,7 @@ public struct RenderSession: Sendable {
         "\(stem)-\(String(number).leftPadded(to: 4)).png"
     }
 
-    /// A clip name made safe for a file name by Keyframe's one naming rule (``FileName/stem(_:)``): letters,
+    /// A clip name made safe for a file name by Keyframe's one naming rule (`FileName/stem(_:)`): letters,
     /// marks and digits of any script, `.`, `-`, `_` and `~` are kept, anything else becomes `_`.
     public static func fileStem(_ name: String) -> String { FileName.stem(name) }
 }

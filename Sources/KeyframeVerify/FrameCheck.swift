@@ -34,7 +34,7 @@ public struct FrameCheck: Sendable {
     public var actualPath: String?
     /// The golden frame's path.
     public var goldenPath: String
-    /// The diff picture for a frame that differs (``BitmapDifference/image(actual:expected:)``).
+    /// The diff picture for a frame that differs (`BitmapDifference/image(actual:expected:)`).
     public var diffImage: Bitmap?
     /// Where the diff picture and the actual frame were saved, once written (``VerifyArtifacts``).
     public var savedDiffPath: String?

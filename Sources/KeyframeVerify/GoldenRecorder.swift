@@ -4,7 +4,7 @@ import KeyframeFiles
 /// Writes or refreshes a golden folder from a verification: only frames that failed are written (each atomically),
 /// extra golden frames of clips rendered whole are removed, and frames that match are left untouched, so a
 /// re-recorded golden set changes only where the render changed. Temporary files that an interrupted recording left in
-/// the folder are removed (``Temporaries``), even when nothing else changes.
+/// the folder are removed (`Temporaries`), even when nothing else changes.
 public enum GoldenRecorder {
     /// What a recording changed.
     public struct Summary: Sendable, Hashable, CustomStringConvertible {

@@ -6,7 +6,7 @@ import KeyframeRaster
 /// rendering.
 ///
 /// Frames whose bytes equal the golden file's match without decoding; others are decoded and compared by pixels
-/// (``BitmapDifference``) against ``VerifyCriteria``. The golden folder is only read.
+/// (`BitmapDifference`) against ``VerifyCriteria``. The golden folder is only read.
 ///
 /// ```swift
 /// let verifier = GoldenVerifier(goldenFolder: golden, criteria: VerifyCriteria(tolerance: 2))

@@ -178,7 +178,7 @@ public enum VerifyHTMLReport {
         return out
     }
 
-    /// Text made safe for HTML content and attribute values (``HTMLEscape/text(_:)``, shared by every page).
+    /// Text made safe for HTML content and attribute values (`HTMLEscape/text(_:)`, shared by every page).
     public static func escape(_ text: String) -> String { HTMLEscape.text(text) }
 
     private static func css(_ colour: RGBAColor) -> String { "rgb(\(colour.r),\(colour.g),\(colour.b))" }

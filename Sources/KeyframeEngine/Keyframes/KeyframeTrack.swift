@@ -84,9 +84,12 @@ public struct KeyframeTrack: Hashable, Sendable {
     /// Creates a track that moves along `path` (values are `[x, y]`).
     ///
     /// - Parameters:
+    ///   - path: the path the value follows.
     ///   - keyTimes: one per vertex (`path.segments.count + 1`; one more for `discrete`), or
     ///     `nil` for even spacing; ignored by the paced modes.
     ///   - timingFunctions: one per segment; missing entries are linear.
+    ///   - timingFunction: one curve over the whole track (applied to the time before the segments' own).
+    ///   - calculationMode: how values between keys are found (`CAKeyframeAnimation`'s calculation modes).
     ///   - rotationMode: whether ``rotation(at:)`` reports the direction of travel.
     public init(path: KeyframePath, keyTimes: [Double]? = nil, timingFunctions: [TimingCurve] = [],
                 timingFunction: TimingCurve? = nil, calculationMode: CalculationMode = .linear,

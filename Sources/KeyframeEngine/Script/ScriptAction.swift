@@ -60,8 +60,9 @@ public enum ScriptAction: Hashable, Sendable {
 
     /// Reads the action of one step (the object holding `"action"` and its arguments).
     ///
-    /// - Parameter isGroup: whether the step addresses the group, which has no delayed start
-    ///   and no `addAnimations`.
+    /// - Parameters:
+    ///   - json: the step object.
+    ///   - isGroup: whether the step addresses the group, which has no delayed start and no `addAnimations`.
     public init(json: JSONCursor, isGroup: Bool) throws(JSONSchemaError) {
         let nameCursor = try json.member("action")
         let name = try nameCursor.string()

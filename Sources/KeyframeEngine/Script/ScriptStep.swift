@@ -29,6 +29,7 @@ public struct ScriptStep: Hashable, Sendable {
     /// Reads one element of the script's `steps` array.
     ///
     /// - Parameters:
+    ///   - json: the step object.
     ///   - animators: the declared animator names.
     ///   - group: the group's name, if the script has a group.
     public init(json: JSONCursor, animators: [String], group: String?) throws(JSONSchemaError) {

@@ -3,15 +3,15 @@
 /// The two inner control points are `(x1, y1)` and `(x2, y2)`. Evaluating at a time fraction
 /// `x` finds the curve parameter `t` with `x(t) = x` and returns `y(t)`. When `x1` and `x2` lie in `0...1` (x rises
 /// with t: every CSS and Core Animation curve) the value is within 1e-9 of the exact curve's, steep and flat curves
-/// included: Hermite starts and Newton steps from the nearer end of the curve (``BezierEnd``), or an exact expansion
-/// where x(t) almost stops inside (``BezierFlatMiddle``); `docs/engine.md` § Performance. Chromium's
+/// included: Hermite starts and Newton steps from the nearer end of the curve (`BezierEnd`), or an exact expansion
+/// where x(t) almost stops inside (`BezierFlatMiddle`); `docs/engine.md` § Performance. Chromium's
 /// solver stops at |x(t) − x| < 1e-7, so the two agree within Chromium's own error (≈ 1.3e-7 on its golden table).
 /// A curve whose x leaves `0...1` is not a function of time; it keeps the spline guess, Newton and bisection search
 /// of WebKit and Chromium, which finds one of its roots. Outside `0...1` the curve is extended linearly with the
 /// gradient at its end points.
 ///
 /// Only the four numbers are stored: everything else is recomputed when needed, which keeps the curve small enough
-/// to copy for free; ``CubicBezierSolver`` prepares the same numbers once for the clock's batch lane.
+/// to copy for free; `CubicBezierSolver` prepares the same numbers once for the clock's batch lane.
 ///
 /// ```swift
 /// let ease = CubicBezier(0.25, 0.1, 0.25, 1)

@@ -41,7 +41,9 @@ public enum TimingCurve: Hashable, Sendable {
 
     /// A spring by damping ratio, stretched to the animator's duration (UIKit `dampingRatio:`).
     ///
-    /// - Parameter initialVelocity: distances per second toward the target.
+    /// - Parameters:
+    ///   - dampingRatio: 1 settles without overshoot; below 1 it oscillates.
+    ///   - initialVelocity: distances per second toward the target.
     public static func spring(dampingRatio: Double, initialVelocity: Double = 0) -> TimingCurve {
         .spring(SpringTiming(dampingRatio: dampingRatio, initialVelocity: initialVelocity))
     }

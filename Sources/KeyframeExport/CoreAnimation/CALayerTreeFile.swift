@@ -33,7 +33,7 @@ public enum CALayerTreeFile {
         }
     }
 
-    /// Reads a file written by ``encode(_:as:)`` (either spelling; a property list starts with `<?xml` or `bplist`).
+    /// Reads a file written by `encode(_:as:)` (either spelling; a property list starts with `<?xml` or `bplist`).
     public static func decode(_ bytes: [UInt8], source: String = "") throws(ExportError) -> CALayerTreeDocument {
         let value: JSONValue
         let isPlist = bytes.starts(with: Array("<?xml".utf8)) || bytes.starts(with: Array("bplist".utf8))
@@ -56,7 +56,7 @@ public enum CALayerTreeFile {
         }
     }
 
-    /// The strings of `value` (keys and values) that a property list cannot hold as they are (``XMLEscape``): the
+    /// The strings of `value` (keys and values) that a property list cannot hold as they are (`XMLEscape`): the
     /// property list writes them with U+FFFD in place of each such character.
     public static func unrepresentableInPropertyList(_ value: JSONValue) -> [String] {
         var found: [String] = []

@@ -5,9 +5,9 @@ import KeyframeModel
 /// A model of Core Animation that plays a layer-tree file on any platform: what an app would show at a time.
 ///
 /// It evaluates the file as Core Animation does: each layer's local time is `(parent − beginTime)·speed +
-/// timeOffset`; a layer's animation group maps that time through its own media timing (``MediaTiming``: repeats,
+/// timeOffset`; a layer's animation group maps that time through its own media timing (`MediaTiming`: repeats,
 /// fill modes), and each keyframe animation maps the group's time through its own timing into a fraction that
-/// ``KeyframeTrack`` turns into a value (keyTimes, timingFunctions, calculationMode); without an effective animation
+/// `KeyframeTrack` turns into a value (keyTimes, timingFunctions, calculationMode); without an effective animation
 /// the model value shows. `transform.rotation.z`/`transform.scale.x/y` replace those components of the decomposed
 /// transform; a layer's frame is `translate(position) · transform · translate(−anchorPoint·size − bounds.origin)`
 /// in its superlayer; hidden layers hide their sublayers; opacity multiplies down (group opacity off); sublayers

@@ -191,7 +191,7 @@ public struct LottieExporter: DocumentExporter {
         return clips
     }
 
-    /// `<clip>.json`, the clip's name made a file name by Keyframe's one naming rule (``FileName/stem(_:)``:
+    /// `<clip>.json`, the clip's name made a file name by Keyframe's one naming rule (`FileName/stem(_:)`:
     /// `robot:hop` → `robot_hop.json`, `line1\nline2` → `line1_line2.json`); `pathExtension` names another kind of
     /// file (`lottie`).
     public static func fileName(for clip: String, pathExtension: String = "json") -> String {
