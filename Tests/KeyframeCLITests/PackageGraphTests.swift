@@ -12,8 +12,11 @@ final class PackageGraphTests: XCTestCase {
     static let systemTargets: Set<String> = ["CLibPNG", "CPNG16"]
 
     func testAppFacingTargetsBuildWithoutLibPNG() throws {
+        // A scratch folder of its own: the package's .build is locked while `swift test` runs this test.
+        let scratch = try TestPaths.temporaryFolder("package-graph")
+        defer { try? FileManager.default.removeItem(at: scratch) }
         let dump = try CommandRun.run(["swift", "package", "--package-path", TestPaths.packageRoot.path,
-                                       "dump-package"])
+                                       "--scratch-path", scratch.path, "dump-package"])
         XCTAssertEqual(dump.status, 0, dump.output)
         // The JSON starts at the first brace (SwiftPM may print progress lines before it).
         let json = try XCTUnwrap(dump.output.firstIndex(of: "{").map { String(dump.output[$0...]) })
