@@ -16,13 +16,14 @@ struct Inspect: ParsableCommand {
     var json = false
 
     @OptionGroup var scaleFactor: ScaleFactorOption
+    @OptionGroup var sheet: SheetImportOptions
 
     @Flag(help: "Print, per Lottie profile and clip, what a Lottie export keeps exactly, approximates or drops (writes nothing).")
     var lottieReport = false
 
     func run() throws {
-        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value,
-                                                                          allowMissingImages: true))
+        let loaded = try InputDocument.load(input, options: sheet.applied(to: ImportOptions(scaleFactor: scaleFactor.value,
+                                                                                            allowMissingImages: true)))
         let document = loaded.document
         if lottieReport { return try printLottieReport(loaded) }
         let summary = Summary(document)

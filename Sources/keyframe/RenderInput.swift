@@ -20,7 +20,7 @@ struct RenderInput {
     ///
     /// - Throws: `ExitCode(1)` after printing the error.
     static func load(_ input: String, options: RenderOptions, quiet: Bool) throws -> RenderInput {
-        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value))
+        let loaded = try InputDocument.load(input, options: options.sheet.applied(to: ImportOptions(scaleFactor: options.scaleFactor.value)))
         let assetsFolder = options.assets.map { InputFolder($0) } ?? loaded.inputFolder
         // What the conversion could not represent also cannot be drawn: say so, as `convert` does.
         if !quiet { try loaded.printWarnings() }
