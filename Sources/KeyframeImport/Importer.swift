@@ -12,7 +12,7 @@ public enum DetectedFormat: String, Sendable, Equatable {
     case keyframe
 }
 
-/// How a sprite sheet's frames are grouped into animations (`docs/format.md` §6.4).
+/// How a sprite sheet's frames are grouped into animations (`docs/format.md` §6.5).
 public enum SpriteSheetAnimations: String, Sendable, CaseIterable {
     /// The animations the file declares (PixiJS's `animations`) or its sidecar names; else frames grouped by their
     /// name without the trailing frame number (`BF idle dance0000`…`0013` → `BF idle dance`), as HaxeFlixel's

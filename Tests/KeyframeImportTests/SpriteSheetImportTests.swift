@@ -4,7 +4,7 @@ import KeyframeModel
 import KeyframeTestSupport
 import XCTest
 
-/// Sprite sheets as input (format.md §6.4): the three layouts of ``SpriteSheetFixture``, their quirks, the
+/// Sprite sheets as input (format.md §6.5): the three layouts of ``SpriteSheetFixture``, their quirks, the
 /// grouping rules, the sidecar and the errors. The pixels are checked in `SpriteSheetRenderTests`.
 final class SpriteSheetImportTests: XCTestCase {
     private func load(_ layout: SpriteSheetFixture.Layout, options: ImportOptions = ImportOptions(),

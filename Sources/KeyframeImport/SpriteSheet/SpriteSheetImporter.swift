@@ -3,7 +3,7 @@ import KeyframeModel
 
 /// Converts a sprite sheet (JSON hash or array, Starling/Sparrow XML) into a normalized document.
 ///
-/// Rules (`docs/format.md` §6.4):
+/// Rules (`docs/format.md` §6.5):
 /// - every frame becomes a sprite named after it, placed as `FlxAtlasFrames.fromSparrow`, Starling's
 ///   `TextureAtlas` and PixiJS's `Spritesheet` place it: the trimmed picture at its offset inside the untrimmed
 ///   frame, a rotated region turned back upright;
