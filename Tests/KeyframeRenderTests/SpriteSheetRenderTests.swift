@@ -43,4 +43,55 @@ final class SpriteSheetRenderTests: XCTestCase {
             }
         }
     }
+
+    /// TextureAtlas Toolbox's parsers and frame builder (Python; `KEYFRAME_ORACLE_TOOLBOX` names its `src` folder,
+    /// fetched from MeguminBOT/TextureAtlas-to-GIF-and-Frames into a temporary folder, never committed) cut every
+    /// frame of the Sparrow and JSON layouts out of the atlas; each equals Keyframe's rendered frame. The toolbox
+    /// reads a rotated JSON frame's `w × h` as the stored region, where PixiJS and TexturePacker store `h × w`:
+    /// those frames are counted, not compared (docs/format.md §6.5).
+    func testToolboxOracleCutsTheSameFrames() throws {
+        guard let toolbox = ProcessInfo.processInfo.environment["KEYFRAME_ORACLE_TOOLBOX"] else {
+            throw XCTSkip("KEYFRAME_ORACLE_TOOLBOX is not set (the src folder of MeguminBOT/TextureAtlas-to-GIF-and-Frames)")
+        }
+        let driver = TestPaths.packageRoot.appendingPathComponent("Scripts/sheet-oracle-toolbox.py").path
+        var compared = 0, rotatedJSON = 0
+        for layout in SpriteSheetFixture.Layout.allCases {
+            let folder = try SpriteSheetFixture.write(layout)
+            addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+            let out = folder.appendingPathComponent("oracle")
+            let run = try CommandRun.run(["python3", driver, toolbox,
+                                          folder.appendingPathComponent(SpriteSheetFixture.dataFile(layout)).path,
+                                          folder.appendingPathComponent(SpriteSheetFixture.imageFile(layout)).path, out.path])
+            XCTAssertEqual(run.status, 0, run.output)
+            guard run.status == 0 else { continue }
+            let listing = try XCTUnwrap(try JSONSerialization.jsonObject(
+                with: Data(contentsOf: out.appendingPathComponent("frames.json"))) as? [[String: Any]])
+            XCTAssertEqual(listing.count, SpriteSheetFixture.frames.count, "\(layout)")
+            let document = try Importer.importDocument(at: folder, options: ImportOptions(sheetAnimations: .single))
+            let scene = RenderScene(document: document, library: try AtlasLibrary(document: document, folder: folder))
+            let clip = try XCTUnwrap(document.clips.first)
+            let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate,
+                                            fps: document.frameRate.framesPerSecond, selection: .all)
+            let framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+            let names = SpriteSheetFixture.frames.map(\.name).sorted()
+            var renderer = FrameRenderer()
+            for (index, entry) in listing.enumerated() {
+                let name = try XCTUnwrap(entry["name"] as? String)
+                if layout != .sparrow, entry["rotated"] as? Bool == true {
+                    rotatedJSON += 1
+                    continue
+                }
+                let position = try XCTUnwrap(names.firstIndex(of: name))
+                let pose = scene.sampler.sample(clip: clip, time: plans[position].layers[0].time)
+                var bitmap = Bitmap(width: framing.width, height: framing.height)
+                renderer.render(pose, library: scene.library, framing: framing, background: .transparent, into: &bitmap)
+                let oracle = try PNGDecoder().decode(contentsOf: out.appendingPathComponent("\(index).png").path)
+                let comparison = BitmapComparison.compare(bitmap, oracle, tolerance: 1)
+                XCTAssertTrue(comparison.matches, "\(layout) \(name): \(comparison.summary)")
+                compared += 1
+            }
+        }
+        print("SpriteSheetRenderTests: toolbox oracle: \(compared) frames equal, \(rotatedJSON) rotated JSON frames not compared")
+        XCTAssertEqual(compared, SpriteSheetFixture.frames.count * 3 - rotatedJSON)
+    }
 }
