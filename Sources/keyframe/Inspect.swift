@@ -69,7 +69,7 @@ struct Summary {
         var lines: [String] = []
         var format = document.source.format.rawValue
         if let variant = document.source.variant {
-            format += document.source.format == .flump ? " (\(variant))" : " (\(variant) keys)"
+            format += [.flump, .spriteSheet].contains(document.source.format) ? " (\(variant))" : " (\(variant) keys)"
         }
         lines.append("name:         \(document.name)")
         lines.append("format:       \(format)")

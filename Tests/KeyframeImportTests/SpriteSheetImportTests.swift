@@ -89,9 +89,39 @@ final class SpriteSheetImportTests: XCTestCase {
             .frameRate.framesPerSecond, 20)
     }
 
+    func testOutputMatchesTheSchema() throws {
+        var documents: [String: [UInt8]] = [:]
+        for layout in SpriteSheetFixture.Layout.allCases { documents[layout.rawValue] = try load(layout).jsonBytes() }
+        try SchemaValidator.assertValid(documents, "sprite-sheet output")
+    }
+
     func testConvertingTwiceGivesIdenticalBytes() throws {
         for layout in SpriteSheetFixture.Layout.allCases {
             XCTAssertEqual(try load(layout).jsonBytes(), try load(layout).jsonBytes(), "\(layout)")
+        }
+    }
+
+    // MARK: Goldens
+
+    /// The normalized document of each layout equals `Golden/sprite-sheets/<layout>.json` byte for byte
+    /// (`RECORD_SNAPSHOTS=1` rewrites them and fails, so recording is never silent).
+    func testImportGoldens() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden/sprite-sheets")
+        let record = ProcessInfo.processInfo.environment["RECORD_SNAPSHOTS"] == "1"
+        for layout in SpriteSheetFixture.Layout.allCases {
+            let bytes = try load(layout).jsonBytes()
+            let url = folder.appendingPathComponent("\(layout.rawValue).json")
+            if record {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+                try Data(bytes).write(to: url)
+                XCTFail("recorded \(url.path)")
+                continue
+            }
+            let golden = try XCTUnwrap(FileManager.default.contents(atPath: url.path), "no golden \(url.path)")
+            if [UInt8](golden) != bytes {
+                try Data(bytes).write(to: folder.appendingPathComponent("\(layout.rawValue).actual.json"))
+                XCTFail("\(layout): the import differs from its golden (actual written beside it)")
+            }
         }
     }
 
