@@ -160,6 +160,21 @@ final class SpriteSheetImportTests: XCTestCase {
         XCTAssert(json.contains("missing required key \"x\""), json)
     }
 
+    /// An absurd frame count is a located limit, not a hang: one animation of 100,001 frames.
+    func testAbsurdFrameCountIsALimit() throws {
+        let folder = try SpriteSheetFixture.write(.sparrow)
+        addTeardownBlock { try? FileManager.default.removeItem(at: folder) }
+        var text = #"<TextureAtlas imagePath="BOYFRIEND.png">"# + "\n"
+        for index in 0...100_000 { text += #"<SubTexture name="f\#(index)" x="0" y="0" width="1" height="1"/>"# + "\n" }
+        text += "</TextureAtlas>\n"
+        try Data(text.utf8).write(to: folder.appendingPathComponent("BOYFRIEND.xml"))
+        let start = Date()
+        XCTAssertThrowsError(try Importer.importDocument(at: folder)) { error in
+            XCTAssert("\(error)".contains("timelines are limited to 100000 frames"), "\(error)")
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(start), 30)
+    }
+
     func testEntitiesInNamesAreRead() throws {
         let folder = try SpriteSheetFixture.write(.sparrow)
         addTeardownBlock { try? FileManager.default.removeItem(at: folder) }

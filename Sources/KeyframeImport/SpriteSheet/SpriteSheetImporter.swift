@@ -72,6 +72,11 @@ struct SpriteSheetImporter {
         }
         var compositions: [Composition] = []
         var clips: [Clip] = []
+        for group in groups.animations where group.frames.count > AnimateReader.maximumTimelineFrames {
+            throw ImportError(.limitExceeded(
+                file: file, path: group.name,
+                message: "animation \"\(group.name)\" has \(group.frames.count) frames; timelines are limited to \(AnimateReader.maximumTimelineFrames) frames"))
+        }
         for group in groups.animations {
             var content = Track<NodeContent>()
             for (index, name) in group.frames.enumerated() {
