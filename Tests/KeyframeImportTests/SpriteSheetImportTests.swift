@@ -95,6 +95,17 @@ final class SpriteSheetImportTests: XCTestCase {
         try SchemaValidator.assertValid(documents, "sprite-sheet output")
     }
 
+    /// The base game's character JSON (`assetPath`, `prefix`, `frameRate`, `looped`, `frameIndices`).
+    func testBaseGameSidecar() throws {
+        let vslice = #"{"version": "1.0.0", "assetPath": "shared:characters/BOYFRIEND", "animations": [{"name": "idle", "prefix": "BF idle dance", "frameRate": 30, "looped": true, "frameIndices": [2, 0]}]}"#
+        let document = try load(.sparrow, extra: ["bf.json": vslice])
+        XCTAssertEqual(document.frameRate.framesPerSecond, 30)
+        XCTAssertEqual(document.clips.map(\.name), ["idle"])
+        XCTAssertEqual(document.clips.map(\.loopCount), [0])
+        XCTAssertEqual(document.composition("idle")?.nodes.first?.tracks.content?.keyframes.map(\.value),
+                       [.sprite("BF idle dance0002"), .sprite("BF idle dance0000")])
+    }
+
     func testConvertingTwiceGivesIdenticalBytes() throws {
         for layout in SpriteSheetFixture.Layout.allCases {
             XCTAssertEqual(try load(layout).jsonBytes(), try load(layout).jsonBytes(), "\(layout)")
