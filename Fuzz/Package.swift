@@ -17,6 +17,8 @@ let fuzzers: [(surface: String, module: String)] = [
     ("dbbin", "FuzzDbbin"),
     ("flump-json", "FuzzFlumpJSON"),
     ("flump-xml", "FuzzFlumpXML"),
+    ("sheet-json", "FuzzSheetJSON"),
+    ("sheet-xml", "FuzzSheetXML"),
     ("document", "FuzzDocument"),
     ("script", "FuzzScript"),
     ("png", "FuzzPNG"),

@@ -18,7 +18,7 @@ CORPUS=$ROOT/Fuzz/.corpus
 ARTIFACTS=$ROOT/Fuzz/artifacts
 SHARED=${KEYFRAME_SHARED_CORPUS:-$ROOT/../shared/corpus}
 REGRESSIONS=$ROOT/Tests/KeyframeRobustnessTests/FuzzRegressions
-ALL=(json animate spritemap dragonbones dbbin flump-json flump-xml document script png png-encode render)
+ALL=(json animate spritemap dragonbones dbbin flump-json flump-xml sheet-json sheet-xml document script png png-encode render)
 BUILD_FLAGS=(--package-path "$ROOT/Fuzz" --scratch-path "$SCRATCH" -c release
     -Xswiftc -sanitize=fuzzer,address -Xcc -fsanitize=fuzzer-no-link,address)
 
@@ -68,6 +68,8 @@ corpus() {
                 collect "$SHARED" "$dir" -name '*.dbbin' ;;
             flump-json) collect Samples "$dir" -name library.json; collect "$SHARED/flump" "$dir" -name library.json ;;
             flump-xml) collect "$SHARED" "$dir" -name '*.xml' ;;
+            sheet-json) collect "$SHARED" "$dir" -name '*.json' -size -256k ;;
+            sheet-xml) collect "$SHARED" "$dir" -name '*.xml' ;;
             document | render)
                 if [ -n "$keyframe" ]; then
                     for sample in Samples/*/; do

@@ -8,6 +8,7 @@ public enum DetectedFormat: String, Sendable, Equatable {
     case animateAtlas
     case dragonBones
     case flump
+    case spriteSheet
     case keyframe
 }
 
@@ -24,12 +25,24 @@ public struct ImportOptions: Sendable {
     /// none, from the extent of its sprites) and a warning diagnostic (`atlas-image-missing`) says so. Only
     /// rendering needs the pixels. `false` (the default) makes a missing image an error.
     public var allowMissingImages: Bool
+    /// Sprite sheets: frames per second (sheets record none). `nil`: the sidecar's (an FNF character JSON), else 24.
+    public var sheetFrameRate: Double?
+    /// Sprite sheets: how frames are grouped into animations.
+    public var sheetAnimations: SpriteSheetAnimations
+    /// DragonBones: which skeleton to read when a JSON skeleton and a `.dbbin` of the same name sit side by side
+    /// (`nil` reads the one named, the JSON for a folder).
+    public var prefer: DragonBonesPreference?
 
-    public init(clip: String? = nil, strict: Bool = false, scaleFactor: Double? = nil, allowMissingImages: Bool = false) {
+    public init(clip: String? = nil, strict: Bool = false, scaleFactor: Double? = nil, allowMissingImages: Bool = false,
+                sheetFrameRate: Double? = nil, sheetAnimations: SpriteSheetAnimations = .names,
+                prefer: DragonBonesPreference? = nil) {
         self.clip = clip
         self.strict = strict
         self.scaleFactor = scaleFactor
         self.allowMissingImages = allowMissingImages
+        self.sheetFrameRate = sheetFrameRate
+        self.sheetAnimations = sheetAnimations
+        self.prefer = prefer
     }
 }
 
@@ -98,14 +111,17 @@ public enum Importer {
         if source.memory == nil, let name = flumpLibrary(in: source, names: names) { return (.flump, name) }
         // DragonBones skeletons under any other name (`man.json`, `Hero.dbjson`), recognised by content, or binary.
         if let name = DragonBonesFileSet.skeleton(in: source, names: names) { return (.dragonBones, name) }
+        if let name = spriteSheet(in: source, names: names) { return (.spriteSheet, name) }
         throw ImportError(.unrecognizedInput(
             path: path,
-            reason: "no Animation.json (Animate), DragonBones skeleton (a .json or .dbjson file with an armature list, or a .dbbin) or Flump library (library.json, library.xml) in this folder"))
+            reason: "no Animation.json (Animate), DragonBones skeleton (a .json or .dbjson file with an armature list, or a .dbbin), Flump library (library.json, library.xml) or sprite sheet (JSON with frames and meta, or a Sparrow <TextureAtlas> XML) in this folder"))
     }
 
     /// The format of the file `name` in `source`: by its name, else by its JSON's top-level keys.
     static func detectFile(_ name: String, in source: SourceFolder, path: String) throws(ImportError) -> DetectedFormat {
-        if name.hasSuffix(".xml") { return .flump }
+        if name.lowercased().hasSuffix(".xml") {
+            return SpriteSheetXMLReader.isSheet(try source.read(name)) ? .spriteSheet : .flump
+        }
         if name.hasSuffix(".dbbin") { return .dragonBones }
         if name.hasSuffix("_ske.json") || name == "skeleton.json" { return .dragonBones }
         if name == "library.json" { return .flump }
@@ -116,8 +132,9 @@ public enum Importer {
         if root.has("AN") || root.has("ANIMATION") { return .animateAtlas }
         if root.has("armature") { return .dragonBones }
         if root.has("movies") && (root.has("textureGroups") || root.has("atlases")) { return .flump }
+        if SpriteSheetJSONReader.isSheet(root.value) { return .spriteSheet }
         throw ImportError(.unrecognizedInput(
-            path: path, reason: "not an Animate, DragonBones, Flump or Keyframe JSON file"))
+            path: path, reason: "not an Animate, DragonBones, Flump, sprite sheet or Keyframe JSON file"))
     }
 
     /// Imports an export held in memory: `files` maps each file's path relative to the export folder (`Animation.json`,
@@ -201,6 +218,8 @@ public enum Importer {
             document = try DragonBonesImporter.importDocument(folder: folder, file: file, options: options)
         case .flump:
             document = try FlumpImporter.importDocument(folder: folder, file: file, options: options)
+        case .spriteSheet:
+            document = try SpriteSheetImporter.importDocument(folder: folder, file: file, options: options)
         }
         // What was read leniently is said, whichever importer read it (and --strict fails on it below).
         document.diagnostics += folder.lenientReadDiagnostics()

@@ -10,6 +10,8 @@ public enum SourceFormat: String, Sendable, Hashable, CaseIterable {
     case dragonBones
     /// Flump JSON or XML.
     case flump
+    /// A sprite sheet: JSON hash or array (Animate's "Generate Sprite Sheet", TexturePacker) or Starling/Sparrow XML.
+    case spriteSheet
     /// A normalized Keyframe document.
     case keyframe
 }

@@ -29,6 +29,7 @@ struct Convert: ParsableCommand {
     var json = false
 
     @OptionGroup var scaleFactor: ScaleFactorOption
+    @OptionGroup var sheet: SheetImportOptions
 
     @OptionGroup var diagnostics: DiagnosticsOption
 
@@ -41,9 +42,9 @@ struct Convert: ParsableCommand {
 
     func run() throws {
         // The atlas images' pixels are not needed for the JSON: a missing one is a warning (sizes from the atlas JSON).
-        let loaded = try InputDocument.load(input, options: ImportOptions(clip: clip, strict: strict,
-                                                                          scaleFactor: scaleFactor.value,
-                                                                          allowMissingImages: true),
+        let loaded = try InputDocument.load(input, options: sheet.applied(to: ImportOptions(
+                                                                            clip: clip, strict: strict, scaleFactor: scaleFactor.value,
+                                                                            allowMissingImages: true)),
                                          diagnostics: diagnostics.format)
         let document = loaded.document
         try InputDocument.protect(loaded.commandInputs(), outputs: [output])

@@ -43,6 +43,7 @@ struct Export: ParsableCommand {
     var assets: String?
 
     @OptionGroup var scaleFactor: ScaleFactorOption
+    @OptionGroup var sheet: SheetImportOptions
 
     @Option(name: .customLong("format"),
             help: ArgumentHelp("Core Animation: write the layer tree as json (default) or plist.", valueName: "json|plist"))
@@ -95,7 +96,7 @@ struct Export: ParsableCommand {
         guard let exporter = Exporters.exporter(for: to) else {
             throw fail("export --to \(to.rawValue) is not available in this build")
         }
-        let loaded = try InputDocument.load(input, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value),
+        let loaded = try InputDocument.load(input, options: sheet.applied(to: ImportOptions(strict: strict, scaleFactor: scaleFactor.value)),
                                             diagnostics: diagnostics.format)
         let assetsFolder = assets.map { InputFolder($0) } ?? loaded.inputFolder
         // Every file planned below is checked against these before the first is written.

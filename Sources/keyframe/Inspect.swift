@@ -16,13 +16,14 @@ struct Inspect: ParsableCommand {
     var json = false
 
     @OptionGroup var scaleFactor: ScaleFactorOption
+    @OptionGroup var sheet: SheetImportOptions
 
     @Flag(help: "Print, per Lottie profile and clip, what a Lottie export keeps exactly, approximates or drops (writes nothing).")
     var lottieReport = false
 
     func run() throws {
-        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value,
-                                                                          allowMissingImages: true))
+        let loaded = try InputDocument.load(input, options: sheet.applied(to: ImportOptions(scaleFactor: scaleFactor.value,
+                                                                                            allowMissingImages: true)))
         let document = loaded.document
         if lottieReport { return try printLottieReport(loaded) }
         let summary = Summary(document)
@@ -69,7 +70,7 @@ struct Summary {
         var lines: [String] = []
         var format = document.source.format.rawValue
         if let variant = document.source.variant {
-            format += document.source.format == .flump ? " (\(variant))" : " (\(variant) keys)"
+            format += [.flump, .spriteSheet].contains(document.source.format) ? " (\(variant))" : " (\(variant) keys)"
         }
         lines.append("name:         \(document.name)")
         lines.append("format:       \(format)")

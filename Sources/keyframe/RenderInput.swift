@@ -27,8 +27,9 @@ struct RenderInput {
     static func load(_ input: String, options: RenderOptions, quiet: Bool, outputs: [String?] = [],
                      diagnostics: DiagnosticsFormat = .plain) throws -> RenderInput
     {
-        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value),
-                                            diagnostics: diagnostics)
+        let loaded = try InputDocument.load(
+            input, options: options.sheet.applied(to: ImportOptions(scaleFactor: options.scaleFactor.value)),
+            diagnostics: diagnostics)
         let assetsFolder = options.assets.map { InputFolder($0) } ?? loaded.inputFolder
         let inputs = loaded.commandInputs(assets: assetsFolder)
         try InputDocument.protect(inputs, outputs: outputs)

@@ -45,6 +45,7 @@ struct RenderOptions: ParsableArguments {
     var assets: String?
 
     @OptionGroup var scaleFactor: ScaleFactorOption
+    @OptionGroup var sheet: SheetImportOptions
 
     @Option(help: ArgumentHelp("Play each clip for this long instead of one pass (it wraps, or rests on its last frame after its plays; nested movies that keep their own time play on).", valueName: "seconds"))
     var duration: Double?

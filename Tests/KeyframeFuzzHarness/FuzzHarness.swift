@@ -28,6 +28,8 @@ public struct FuzzSurface: Sendable {
         FuzzSurface(name: "dbbin", run: FuzzHarness.dbbin),
         FuzzSurface(name: "flump-json", run: FuzzHarness.flumpJSON),
         FuzzSurface(name: "flump-xml", run: FuzzHarness.flumpXML),
+        FuzzSurface(name: "sheet-json", run: FuzzHarness.sheetJSON),
+        FuzzSurface(name: "sheet-xml", run: FuzzHarness.sheetXML),
         FuzzSurface(name: "document", run: FuzzHarness.document),
         FuzzSurface(name: "script", run: FuzzHarness.script),
         FuzzSurface(name: "png", run: FuzzHarness.png),
@@ -92,6 +94,19 @@ public enum FuzzHarness {
     /// A Flump export whose `library.xml` is `bytes`.
     public static func flumpXML(_ bytes: [UInt8]) {
         _ = try? Importer.importDocument(files: ["library.xml": bytes], main: "library.xml", name: "fuzz",
+                                         options: importOptions)
+    }
+
+    /// A JSON sprite sheet (hash or array) whose `sheet.json` is `bytes`; its image is missing, so its size comes
+    /// from `meta.size` or the frames' extent.
+    public static func sheetJSON(_ bytes: [UInt8]) {
+        _ = try? Importer.importDocument(files: ["sheet.json": bytes], main: "sheet.json", name: "fuzz",
+                                         options: importOptions)
+    }
+
+    /// A Starling/Sparrow sprite sheet whose `sheet.xml` is `bytes` (image missing, as for ``sheetJSON(_:)``).
+    public static func sheetXML(_ bytes: [UInt8]) {
+        _ = try? Importer.importDocument(files: ["sheet.xml": bytes], main: "sheet.xml", name: "fuzz",
                                          options: importOptions)
     }
 

@@ -78,6 +78,8 @@ final class MalformedInputTests: XCTestCase {
             "dbbin": [dbbin],
             "flump-json": [try file("Samples/flump-hopbot/library.json")],
             "flump-xml": [try file("Fuzz/Seeds/flump-xml/hopbot.xml")],
+            "sheet-json": [Array(SpriteSheetFixture.data(.hash).utf8), Array(SpriteSheetFixture.data(.array).utf8)],
+            "sheet-xml": [Array(SpriteSheetFixture.data(.sparrow).utf8)],
             "document": documents,
             "script": [try file("Samples/scripts/walker-interaction.json"), try file("Samples/scripts/values-stop-finish.json")],
             "png": [try file("Samples/animate-walker/spritemap1.png"), try file("Samples/flump-hopbot/atlas0.png")],

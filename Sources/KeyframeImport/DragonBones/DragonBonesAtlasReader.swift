@@ -62,7 +62,7 @@ struct DragonBonesAtlasReader {
         throws(JSONSchemaError)
     {
         let written = try json.optionalMember("imagePath")?.string()
-        let imagePath = written ?? String(file.dropLast(".json".count)) + ".png"
+        let imagePath = written ?? String(file.dropLast(file.lowercased().hasSuffix(".dbjson") ? ".dbjson".count : ".json".count)) + ".png"
         var scale = try json.optionalMember("scale")?.lenientNumber() ?? 1
         if scale <= 0 { scale = 1 }
         var declared: Size? = nil

@@ -83,14 +83,18 @@ struct DragonBonesFileSet {
         // Atlases by content; a file that does not parse stays a candidate by name, so that reading it reports its
         // error instead of the export seeming to have no atlas.
         var atlases: [(name: String, root: JSONCursor?)] = []
-        for name in names where name != skeleton && name.lowercased().hasSuffix(".json") {
+        for name in names where name != skeleton && isJSONName(name) {
             guard let root = try? folder.readJSON(name) else {
                 atlases.append((name, nil))
                 continue
             }
             if isAtlas(root) { atlases.append((name, root)) }
         }
-        func lowerStem(_ name: String) -> String { String(name.dropLast(".json".count)).lowercased() }
+        // `_tex.dbjson` atlases (renamed like their `.dbjson` skeletons) pair exactly as `.json` ones do.
+        func lowerStem(_ name: String) -> String {
+            let lower = name.lowercased()
+            return String(lower.dropLast(lower.hasSuffix(".dbjson") ? ".dbjson".count : ".json".count))
+        }
         let lowerBase = base.lowercased()
         // DragonBones' names first (<base>_tex.json, <base>_tex_N.json; texture.json beside skeleton.json), then the
         // older editors' and other tools' (<base>Texture.json, <base>_texture[_N].json, <base>-texture.json,

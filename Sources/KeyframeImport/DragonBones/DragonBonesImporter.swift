@@ -8,6 +8,85 @@ enum DragonBonesImporter {
     static func importDocument(folder: SourceFolder, file: String, options: ImportOptions) throws(ImportError)
         -> Document
     {
+        guard let twin = twin(of: file, in: folder) else {
+            return try importSkeleton(folder: folder, file: file, options: options)
+        }
+        // A JSON skeleton and a .dbbin of the same name: read the preferred one, compare it with the other.
+        let binaryFirst = options.prefer.map { $0 == .binary } ?? file.lowercased().hasSuffix(".dbbin")
+        let (read, other) = binaryFirst == file.lowercased().hasSuffix(".dbbin") ? (file, twin) : (twin, file)
+        var document = try importSkeleton(folder: folder, file: read, options: options)
+        let otherDocument: Document
+        do { otherDocument = try importSkeleton(folder: folder, file: other, options: options) } catch {
+            document.diagnostics.append(Diagnostic(
+                severity: .warning, code: "dbbin-not-read",
+                message: "\(read) is read; \(other) beside it cannot be read (\(error)); --prefer chooses between them",
+                file: other))
+            return document
+        }
+        if let difference = firstDifference(document, otherDocument) {
+            document.diagnostics.append(Diagnostic(
+                severity: .warning, code: "dbbin-twin-differs",
+                message: "\(read) and \(other) are not the same skeleton: \(difference) (\(read) first); \(read) is read (--prefer \(binaryFirst ? "json" : "binary") reads \(other))",
+                file: other))
+        } else {
+            document.diagnostics.append(Diagnostic(
+                severity: .info, code: "dbbin-not-read",
+                message: "the twin \(other) holds the same skeleton and is not read; \(read) is converted", file: other))
+        }
+        return document
+    }
+
+    /// The other spelling of `file` beside it: `x.dbbin` for `x.json`/`x.dbjson`, and the other way round.
+    static func twin(of file: String, in folder: SourceFolder) -> String? {
+        guard let dot = file.lastIndex(of: ".") else { return nil }
+        let stem = String(file[..<dot])
+        let candidates = file.lowercased().hasSuffix(".dbbin") ? [stem + ".json", stem + ".dbjson"] : [stem + ".dbbin"]
+        return candidates.first { folder.fileExists($0) }
+    }
+
+    /// What differs first between the documents of two skeletons: clip names, else the first value of the
+    /// clips, compositions or assets that differs beyond the binary file's 32-bit floats (relative 10⁻⁴).
+    static func firstDifference(_ a: Document, _ b: Document) -> String? {
+        let namesA = a.clips.map(\.name), namesB = b.clips.map(\.name)
+        if namesA != namesB {
+            let quoted = { (names: [String]) in names.map { "\"\($0)\"" }.joined(separator: ", ") }
+            return "clips \(quoted(namesA)) against \(quoted(namesB))"
+        }
+        let parts: [(String, JSONValue, JSONValue)] = [
+            ("clips", a.clips.json, b.clips.json), ("compositions", a.compositions.json, b.compositions.json),
+            ("assets", a.assets.json, b.assets.json),
+        ]
+        for (name, x, y) in parts {
+            if let difference = firstDifference(x, y, path: name) { return difference }
+        }
+        return nil
+    }
+
+    private static func firstDifference(_ a: JSONValue, _ b: JSONValue, path: String) -> String? {
+        switch (a, b) {
+        case (.number(let x), .number(let y)):
+            return abs(x - y) <= 1e-4 * max(1, abs(x), abs(y)) ? nil
+                : "\(path) is \(JSONWriter.format(x)) against \(JSONWriter.format(y))"
+        case (.array(let x), .array(let y)):
+            for (index, (u, v)) in zip(x, y).enumerated() {
+                if let difference = firstDifference(u, v, path: "\(path)[\(index)]") { return difference }
+            }
+            return x.count == y.count ? nil : "\(path) has \(x.count) entries against \(y.count)"
+        case (.object(let x), .object(let y)):
+            if x.keys != y.keys { return "\(path) has keys \(x.keys) against \(y.keys)" }
+            for (key, u) in x {
+                if let v = y[key], let difference = firstDifference(u, v, path: "\(path).\(key)") { return difference }
+            }
+            return nil
+        default:
+            return a == b ? nil : "\(path) is \(JSONWriter.writeCompact(a).count < 80 ? String(decoding: JSONWriter.writeCompact(a), as: UTF8.self) : "one value") against \(JSONWriter.writeCompact(b).count < 80 ? String(decoding: JSONWriter.writeCompact(b), as: UTF8.self) : "another")"
+        }
+    }
+
+    /// Reads and converts one skeleton file.
+    private static func importSkeleton(folder: SourceFolder, file: String, options: ImportOptions) throws(ImportError)
+        -> Document
+    {
         var diagnostics = DiagnosticCollector()
         let binary = file.hasSuffix(".dbbin")
         var arrays = DragonBonesBinaryReader.Arrays()
@@ -25,13 +104,6 @@ enum DragonBonesImporter {
         else {
             throw ImportError(.schema(file: file, root.error(
                 "DragonBones data version \"\(version)\" is not supported (supported: 2.3, 3.0, 4.0, 4.5, 5.0, 5.5, 5.6)")))
-        }
-        if !binary, let dot = file.lastIndex(of: "."), case let dbbin = String(file[..<dot]) + ".dbbin",
-            folder.fileExists(dbbin)
-        {
-            diagnostics.add(Diagnostic(severity: .info, code: "dbbin-not-read",
-                                       message: "the binary twin \(dbbin) is not read; the JSON data is converted",
-                                       file: dbbin))
         }
         let files = DragonBonesFileSet.resolve(skeleton: file, in: folder, dataName: try? root.optionalName("name"))
         if let chosen = files.diagnostic { diagnostics.add(chosen) }

@@ -54,7 +54,7 @@ struct FlumpImporter {
 
     private mutating func run() throws(ImportError) -> Document {
         for note in library.notes {
-            let severity: Diagnostic.Severity = note.code == "base-class-ignored" ? .info : .warning
+            let severity: Diagnostic.Severity = ["base-class-ignored", "texture-origin-missing"].contains(note.code) ? .info : .warning
             collector.add(Diagnostic(severity: severity, code: note.code, message: note.message, file: file,
                                      path: note.location.description))
         }

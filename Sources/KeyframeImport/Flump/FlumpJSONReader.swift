@@ -194,7 +194,12 @@ struct FlumpJSONReader {
                 // The 2013 exporter wrote where the image's corner sits, i.e. minus the origin.
                 origin = Vector2(x: -offset.x, y: -offset.y)
             } else {
-                throw textureCursor.error("missing required key \"origin\" (or \"offset\" in the 2013 format)")
+                // The 2012 exporter wrote neither; Flambe's loader of that time (`BitmapSymbol`) then anchors the
+                // texture at its top-left corner, and so does Keyframe.
+                origin = .zero
+                notes.append(("texture-origin-missing",
+                              "the texture has no \"origin\" (or \"offset\"); like Flambe's Flump loader, its top-left corner is its origin (0, 0)",
+                              .json(textureCursor.path)))
             }
             if let baseClass = try textureCursor.optionalMember("baseClass") {
                 notes.append(("base-class-ignored",
