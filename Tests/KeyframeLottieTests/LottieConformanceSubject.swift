@@ -55,12 +55,12 @@ struct LottieConformanceSubject {
         return bitmap
     }
 
-    /// A pose as the Lottie export writes it, each difference declared by the export: meshes and filters left out,
-    /// and in `portable` every blend mode drawn as normal.
+    /// A pose as the Lottie export writes it, each difference declared by the export: filters left out, and in
+    /// `portable` every blend mode drawn as normal. Meshes stay: the export draws them, so the reference does too.
     static func asExported(_ pose: Pose, profile: LottieExportSettings.Profile) -> Pose {
         var pose = pose
         pose.filterGroups = []
-        pose.items = pose.items.filter { $0.mesh == nil }.map { item in
+        pose.items = pose.items.map { item in
             var item = item
             item.inGroup = nil
             if profile == .portable { item.blendMode = .normal }

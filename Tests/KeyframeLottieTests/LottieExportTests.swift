@@ -141,13 +141,22 @@ final class LottieExportTests: XCTestCase {
                     for index in chosen {
                         let plan = plans[index]
                         let context = "\(sample)/\(clip.name) [\(profile)] frame \(index)"
-                        let items = sampler.sample(clip: clip, time: plan.layers[0].time).items.filter { $0.mesh == nil }
-                        let layers = try lottie.drawn(at: Double(index))
-                        guard layers.count == items.count else {
-                            XCTFail("\(context): \(layers.count) image layers show, the pose draws \(items.count)")
+                        let items = sampler.sample(clip: clip, time: plan.layers[0].time).items
+                        var layers = try lottie.drawn(at: Double(index))
+                        let expectedCount = items.reduce(0) { $0 + (Self.meshTriangles($1)?.count ?? 1) }
+                        guard layers.count == expectedCount else {
+                            XCTFail("\(context): \(layers.count) image layers show, the pose draws \(expectedCount)")
                             continue
                         }
-                        for (item, shown) in zip(items, layers) {
+                        for item in items {
+                            if let triangles = Self.meshTriangles(item) {
+                                let shown = Array(layers.prefix(triangles.count))
+                                layers.removeFirst(triangles.count)
+                                worst = max(worst, checkMesh(item, triangles: triangles, shown: shown, lottie: lottie,
+                                                             view: view, context: context))
+                                continue
+                            }
+                            let shown = layers.removeFirst()
                             let layer = shown.layer
                             guard let sprite = library.sprite(item.sprite), let refID = layer.refID,
                                 let picture = lottie.images[refID]
@@ -177,6 +186,78 @@ final class LottieExportTests: XCTestCase {
                     }
                 }
                 print("LottieExportTests: \(sample) [\(profile)] worst corner error \(worst) px")
+    }
+
+    /// A mesh item's triangles that have area in texture space (vertex indices), or `nil` for a plain sprite.
+    static func meshTriangles(_ item: Pose.Item) -> [[Int]]? {
+        guard let mesh = item.mesh else { return nil }
+        var result: [[Int]] = []
+        for t in 0..<(mesh.triangles.count / 3) {
+            let v = [mesh.triangles[3 * t], mesh.triangles[3 * t + 1], mesh.triangles[3 * t + 2]]
+            guard v.allSatisfy(mesh.uvs.indices.contains) else { continue }
+            let (a, b, c) = (mesh.uvs[v[0]], mesh.uvs[v[1]], mesh.uvs[v[2]])
+            if abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) > 1e-12 { result.append(v) }
+        }
+        return result
+    }
+
+    /// Each triangle of a mesh is a picture showing through a mask: the picture's texture corners land within
+    /// 0.01 px of the pose's vertices, and the mask covers the placed triangle and reaches at most 4 px beyond it.
+    /// Returns the worst vertex error.
+    private func checkMesh(_ item: Pose.Item, triangles: [[Int]], shown: [LottieTestSampler.Drawn],
+                           lottie: LottieTestSampler, view: Matrix2D, context: String) -> Double {
+        guard let mesh = item.mesh else { return 0 }
+        var worst = 0.0
+        for (t, (vertices, drawn)) in zip(triangles, shown).enumerated() {
+            guard let refID = drawn.layer.refID, let picture = lottie.images[refID] else {
+                XCTFail("\(context): triangle \(t) of \(item.path) has no picture")
+                continue
+            }
+            let placed = vertices.map { view.apply(mesh.positions[$0]) }
+            for (v, target) in zip(vertices, placed) {
+                let p = drawn.world.apply(Vector2(x: mesh.uvs[v].x * picture.width, y: mesh.uvs[v].y * picture.height))
+                let error = hypot(p.x - target.x, p.y - target.y)
+                worst = max(worst, error)
+                XCTAssertLessThanOrEqual(error, LottieTolerance.corner, "\(context): \(item.path) triangle \(t) vertex \(v)")
+            }
+            guard let polygon = drawn.clip?.first else {
+                XCTFail("\(context): triangle \(t) of \(item.path) is not masked")
+                continue
+            }
+            // Collapsed triangles draw nothing either way.
+            let area = (placed[1].x - placed[0].x) * (placed[2].y - placed[0].y)
+                - (placed[2].x - placed[0].x) * (placed[1].y - placed[0].y)
+            guard abs(area) > 1e-3 else { continue }
+            for point in placed {
+                XCTAssertLessThanOrEqual(Self.outside(point, polygon), 0.011,
+                                         "\(context): \(item.path) triangle \(t) leaves its mask")
+            }
+            for point in polygon {
+                XCTAssertLessThanOrEqual(Self.outside(point, placed), 4.5,
+                                         "\(context): \(item.path) triangle \(t) mask reaches too far")
+            }
+        }
+        return worst
+    }
+
+    /// How far `point` lies outside the convex `polygon` (0 inside).
+    static func outside(_ point: Vector2, _ polygon: [Vector2]) -> Double {
+        var twiceArea = 0.0
+        for i in polygon.indices {
+            let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+            twiceArea += a.x * b.y - b.x * a.y
+        }
+        // Inside lies left of every edge when the polygon turns counter-clockwise (positive area), else right.
+        let inward = twiceArea > 0 ? 1.0 : -1.0
+        var distance = 0.0
+        for i in polygon.indices {
+            let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+            let length = hypot(b.x - a.x, b.y - a.y)
+            guard length > 0 else { continue }
+            let cross = ((b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)) / length
+            distance = max(distance, -inward * cross)
+        }
+        return distance
     }
 
 
