@@ -63,6 +63,10 @@ public enum CALayerTreeValidator {
                 check(animation, group: group, fail: { fail("\(animation.keyPath): \($0)") })
             }
         }
+        if let polygon = layer.path {
+            if polygon.count < 6 || polygon.count % 2 != 0 { fail("path has \(polygon.count) numbers (x, y pairs, at least 3 points)") }
+            if polygon.contains(where: { !$0.isFinite }) { fail("path is not finite") }
+        }
         if let mask = layer.mask { check(mask.layer, path: "\(path)/mask:\(mask.layer.name)", images: images, into: &problems) }
         for (index, sublayer) in layer.sublayers.enumerated() {
             check(sublayer, path: "\(path)/\(index):\(sublayer.name)", images: images, into: &problems)

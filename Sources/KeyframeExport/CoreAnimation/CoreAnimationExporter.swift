@@ -25,11 +25,12 @@ public struct CoreAnimationExporter: DocumentExporter {
         let clips = try select(document, options.clips)
         let sampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
         let cache = CALayerTreeBuilder.StateCache()
+        let meshSampler = document.assets.meshes.isEmpty ? nil : PoseSampler(document: document)
         // Clips are independent: their layer trees are built, and later validated and encoded, on all cores, and
         // gathered in clip order, so the files and diagnostics are the same for any number of cores. Pictures
         // (atlas copies, baked tints) are read and encoded once, in between, in clip order.
         let builds = ClipWorkers.map(clips.count, jobs: options.jobs) { index -> BuiltClip in
-            var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache)
+            var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache, meshSampler: meshSampler)
             let root = builder.build(clip: clips[index])
             return BuiltClip(root: root, diagnostics: builder.diagnostics.diagnostics, usedImages: builder.usedImages,
                              bakes: builder.bakes)

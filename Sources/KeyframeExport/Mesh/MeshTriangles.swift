@@ -103,9 +103,9 @@ struct MeshTriangles: Sendable {
     }
 
     /// The triangle's mask in picture pixels: its corners with each edge pushed out by `dilation[e]` pixels
-    /// (0 keeps the edge exact). Where two pushed edges meet at a corner sharper than 30°, the corner is cut
-    /// (two points) instead of reaching far out, so the polygon has three to six points, counter-clockwise or
-    /// clockwise as the triangle is.
+    /// (0 keeps the edge exact, and no point of the polygon lies beyond its line). Where two pushed edges meet at a
+    /// corner sharper than 60°, the corner is cut (two points) instead of reaching far out; the polygon has three to
+    /// six points, turning the way the triangle does.
     static func mask(_ triangle: Triangle, dilation: [Double]) -> [Vector2] {
         let p = triangle.picture
         let area = (p[1].x - p[0].x) * (p[2].y - p[0].y) - (p[2].x - p[0].x) * (p[1].y - p[0].y)
@@ -135,8 +135,10 @@ struct MeshTriangles: Sendable {
             let cross = dir0.x * dir1.y - dir0.y * dir1.x
             let cosine = (dir0.x * dir1.x + dir0.y * dir1.y)
                 / max(hypot(dir0.x, dir0.y) * hypot(dir1.x, dir1.y), 1e-300)
-            // The interior angle is sharp when the directions nearly reverse (cosine near −1).
-            if abs(cross) > 1e-12, cosine > -cos(Double.pi / 6) {
+            // The interior angle θ is sharp when the directions nearly reverse: cos(π − θ) < −cos 60°. Where one
+            // of the two edges stays (the mesh's outline), the corner always moves along that edge's line, never
+            // off it, however sharp.
+            if abs(cross) > 1e-12, cosine > -0.5 || d0 == 0 || d1 == 0 {
                 let s = ((a1.x - a0.x) * dir1.y - (a1.y - a0.y) * dir1.x) / cross
                 let meet = Vector2(x: a0.x + s * dir0.x, y: a0.y + s * dir0.y)
                 if meet.x.isFinite && meet.y.isFinite {
