@@ -29,6 +29,9 @@ struct BenchExport: ParsableCommand {
     @Option(help: "Clips exported in parallel, as for export (default: all cores).")
     var jobs: Int?
 
+    @Flag(help: "Also export each input that has meshes with its meshes left out, and compare time and bytes.")
+    var meshes = false
+
     func validate() throws {
         try NumericBounds.repetitions.check(repetitions, "--repetitions")
         try NumericBounds.jobs.check(jobs, "--jobs")
@@ -40,6 +43,7 @@ struct BenchExport: ParsableCommand {
         configuration.options.pictures = png
         configuration.options.jobs = jobs
         configuration.repetitions = repetitions
+        configuration.comparesMeshes = meshes
         let results: [ExportBenchmark.Result]
         do throws(BenchmarkError) {
             let folders = try BenchmarkInputs.folders(inputs, defaultFolder: "../shared/corpus/animate_atlas")

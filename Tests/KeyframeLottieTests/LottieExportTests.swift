@@ -485,6 +485,21 @@ final class LottieExportTests: XCTestCase {
         }
     }
 
+    /// The flattened form draws meshes too: the waver with its body in multiply is written flattened (a blend mode),
+    /// and the independent reading matches the pose at every frame, the flag's triangles included, in both profiles.
+    func testFlattenedClipsDrawMeshTriangles() throws {
+        var (document, library) = try load("dragonbones-waver")
+        let c = try XCTUnwrap(document.compositions.firstIndex { $0.nodes.contains { $0.id.hasSuffix("body") } })
+        let n = try XCTUnwrap(document.compositions[c].nodes.firstIndex { $0.id.hasSuffix("body") })
+        document.compositions[c].nodes[n].tracks.blendMode = Track(constant: .multiply)
+        let report = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                           options: ExportOptions()).reports
+        XCTAssertTrue(report.values.allSatisfy { $0.flattened != nil && $0.meshTriangles > 0 }, "\(report)")
+        for profile in LottieExportSettings.Profile.allCases {
+            try checkPose(document, library: library, name: "waver flattened", profile: profile, frameLimit: nil)
+        }
+    }
+
     /// `--strict` fails on any warning: the waver with its body drawn in multiply (which `portable` draws normal, with
     /// a `lottie-blend-mode` warning) is refused, and exported without `--strict` it reports the node approximated.
     /// The waver as bundled, meshes included, exports without a warning.

@@ -18,8 +18,8 @@ import XCTest
 /// adds `full`), at the file's own size.
 ///
 /// One browser serves the whole class; each export is loaded once per renderer and all its frames are shown on that
-/// page (`goToAndStop`, a screenshot of the animation's rectangle). What the export declares it cannot show (meshes;
-/// in `portable`, blend modes) is drawn on Keyframe's side as the export writes it.
+/// page (`goToAndStop`, a screenshot of the animation's rectangle). What the export declares it cannot show (filters;
+/// in `portable`, blend modes) is drawn on Keyframe's side as the export writes it; meshes are exported and drawn.
 ///
 /// A frame must meet the criterion (every channel's mean ≤ 1/255, ≤ 2 % of pixels off by more than 8/255).
 /// The frames where a renderer's drawing of pictures keeps it from that (the canvas renderer's unsmoothed picture

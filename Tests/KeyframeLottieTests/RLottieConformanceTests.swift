@@ -15,9 +15,10 @@ import XCTest
 /// (48 evenly spread frames for longer clips), at the same size and framing.
 ///
 /// Criterion per frame: mean absolute difference ≤ 1/255 in every channel and ≤ 2 % of pixels off by more than
-/// 8/255. What the export declares approximated or dropped (a diagnostic naming the node: meshes, filters, blend
-/// modes the profile cannot express) is rendered on Keyframe's side as the export writes it (mesh left out, normal blend),
-/// and the difference against the unmodified render is printed separately.
+/// 8/255. What the export declares approximated or dropped (a diagnostic naming the node: filters, blend modes the
+/// profile cannot express) is rendered on Keyframe's side as the export writes it (filters left out, normal blend),
+/// and the difference against the unmodified render is printed separately. Meshes are exported, so the reference
+/// draws them.
 final class RLottieConformanceTests: XCTestCase {
     struct Figures {
         var name: String

@@ -24,9 +24,10 @@ import XCTest
 /// `testComparisonCatchesALayerMovedBy2Pixels` proves fails on a layer moved by 2 px. `KEYFRAME_THORVG_STRICT=1` holds
 /// every frame to the criterion instead. Each frame recorded in `ThorVGFrameFigures.json` (every sample
 /// frame compared, the corpus exports' first frame) is held to its own figures rather than the export's worst frame;
-/// `KEYFRAME_THORVG_RECORD=1` re-records them after an exporter change. What the export declares it cannot show (DragonBones meshes: a
-/// warning naming the node; in `portable`, blend modes) is drawn on Keyframe's side as the export writes it (mesh left
-/// out, normal blend); the difference against the unmodified render is printed separately.
+/// `KEYFRAME_THORVG_RECORD=1` re-records them after an exporter change. What the export declares it cannot show (filters, and in
+/// `portable` blend modes: a warning naming the node) is drawn on Keyframe's side as the export writes it (filters left
+/// out, normal blend); the difference against the unmodified render is printed separately. Meshes are exported and
+/// drawn on both sides.
 final class ThorVGConformanceTests: XCTestCase {
     struct Figures {
         var name: String

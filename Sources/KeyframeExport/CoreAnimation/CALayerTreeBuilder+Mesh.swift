@@ -50,7 +50,7 @@ extension CALayerTreeBuilder {
         let contentsRect = [r.x / image.pixelSize.width, r.y / image.pixelSize.height,
                             r.width / image.pixelSize.width, r.height / image.pixelSize.height]
         let zero = Matrix2D(a: 0, b: 0, c: 0, d: 0, tx: 0, ty: 0)
-        for (t, triangle) in cut.triangles.enumerated() {
+        for triangle in cut.triangles {
             // Upright sprite space → composition space at each key (hidden keys repeat the nearest shown value,
             // never seen), and the same relative to the node's matrix.
             let shown = poses.map { $0.map { MeshTriangles.affine(triangle, positions: $0.positions) } }

@@ -5,7 +5,8 @@ import KeyframeModel
 /// Every animation: a known key path and value type, values of the type's width, `keyTimes` in 0…1 starting at 0,
 /// ending at 1, never decreasing, one per value (one more for `discrete`), `values − 1` timing functions of 4 numbers
 /// each, a known calculation mode and fill mode, a positive duration, a non-zero speed, `isRemovedOnCompletion`
-/// false; every number finite; every layer's `contents` a listed image and its `contentsRect` inside the unit square.
+/// false; every number finite; every layer's `contents` a listed image and its `contentsRect` inside the unit square;
+/// a shape layer's `path` x, y pairs of at least three points.
 public enum CALayerTreeValidator {
     /// Key paths the exporter writes and the loader knows.
     public static let keyPaths: [String: CAKeyframeAnimationSpec.ValueType] = [
