@@ -500,6 +500,29 @@ final class LottieExportTests: XCTestCase {
         }
     }
 
+    /// A mesh triangle with no area in its picture (two texture corners the same) and one naming a vertex the mesh
+    /// lacks are left out with a warning naming the node; the rest is exported and matches the pose, and the Core
+    /// Animation export says the same as an info diagnostic. Nothing crashes and no number is NaN.
+    func testMeshTrianglesWithoutAreaAreLeftOutWithAWarning() throws {
+        var (document, library) = try load("dragonbones-waver")
+        XCTAssertFalse(document.assets.meshes.isEmpty)
+        document.assets.meshes[0].uvs[1] = document.assets.meshes[0].uvs[0]
+        document.assets.meshes[0].triangles += [0, 1, 999]
+        let result = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                           options: ExportOptions())
+        XCTAssertTrue(result.result.diagnostics.contains { $0.code == "lottie-mesh-triangles" && $0.path?.contains("flag") == true },
+                      "\(result.result.diagnostics)")
+        for clip in result.result.clips {
+            XCTAssertFalse(String(decoding: clip.main.bytes, as: UTF8.self).lowercased().contains("nan"), clip.clip)
+        }
+        try checkPose(document, library: library, name: "waver with a degenerate triangle", profile: .portable,
+                      frameLimit: nil)
+        let url = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver")
+        let ca = try CoreAnimationExporter().export(document, assetsFolder: try Importer.detect(url).folder,
+                                                    options: ExportOptions())
+        XCTAssertTrue(ca.diagnostics.contains { $0.code == "ca-mesh-triangles" }, "\(ca.diagnostics)")
+    }
+
     /// `--strict` fails on any warning: the waver with its body drawn in multiply (which `portable` draws normal, with
     /// a `lottie-blend-mode` warning) is refused, and exported without `--strict` it reports the node approximated.
     /// The waver as bundled, meshes included, exports without a warning.

@@ -391,7 +391,13 @@ final class LottieWebConformanceTests: XCTestCase {
                                      y: Int((-clipFraming.rootToDevice.ty - originY).rounded()),
                                      width: clipFraming.width, height: clipFraming.height)
                 let difference = FrameDifference(frame.cropped(to: rect), wanted)
-                XCTAssertTrue(difference.passes, "\(sample) marker \(name): \(difference.meanPerChannel), \(difference.offShare)")
+                // A frame showing a mesh (the waver's flag, mostly edge) is held to the mesh bound instead
+                // (LottieMeshConformanceTests: 3 × 3 blur, mean ≤ 3/255, ≤ 5 % off by > 32/255).
+                let meshes = pose.items.contains { $0.mesh != nil }
+                let meshBound = LottieMeshConformanceTests.passes(
+                    LottieMeshConformanceTests.compensated(frame.cropped(to: rect), wanted, rlottie: false))
+                XCTAssertTrue(difference.passes || (meshes && meshBound),
+                              "\(sample) marker \(name): \(difference.meanPerChannel), \(difference.offShare)")
                 // rlottie at the marker's frame, within its bound (RLottieConformanceTests).
                 let played = rlottie.render(frame: Int(marker.start)).cropped(to: rect)
                 let raw = FrameDifference(played, wanted)

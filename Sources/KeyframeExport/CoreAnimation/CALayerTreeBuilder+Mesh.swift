@@ -15,6 +15,30 @@ extension CALayerTreeBuilder {
         return found["\(id)/\(node)"]
     }
 
+    /// The layers of the meshes `ids` a node shows, each hidden at the keys where `contents` (the node's content at
+    /// each key of the plan) is another, or the node (`shown`) is not drawn.
+    mutating func meshLayers(_ ids: [String], contents: [Keyframe<NodeContent>?], shown: [Bool], node: Node,
+                             composition id: String, plan: Plan, nodeMatrices: [Matrix2D], path: String) -> [CALayerSpec] {
+        var layers: [CALayerSpec] = []
+        for meshID in ids {
+            var hidden = Rows(width: 1, capacity: contents.count)
+            for (i, keyframe) in contents.enumerated() {
+                if case .mesh(let showing)? = keyframe?.value, showing == meshID, shown[i] {
+                    hidden.append(0)
+                } else {
+                    hidden.append(1)
+                }
+            }
+            guard var mesh = meshLayer(meshID, node: node, composition: id, plan: plan, nodeMatrices: nodeMatrices,
+                                       hidden: hidden, path: path)
+            else { continue }
+            mesh.isHidden = hidden[0, 0] != 0
+            mesh.animation = group(discrete("hidden", .bool, hidden, plan), plan)
+            layers.append(mesh)
+        }
+        return layers
+    }
+
     /// The layer of a mesh a node shows (`mesh:<id>`, in the node layer's space): one sublayer per triangle (named
     /// after the sprite, in the mesh's triangle order) showing
     /// the sprite's atlas region (`contents`, `contentsRect`, as a sprite layer does) under a `transform` keyed at

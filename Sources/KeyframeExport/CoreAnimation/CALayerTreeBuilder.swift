@@ -349,22 +349,8 @@ struct CALayerTreeBuilder {
             case .none: break
             }
         }
-        for id in meshOrder {
-            var hiddenValues = Rows(width: 1, capacity: contents.count)
-            for (i, keyframe) in contents.enumerated() {
-                if case .mesh(let shown)? = keyframe?.value, shown == id, nodeStates[i] != nil {
-                    hiddenValues.append(0)
-                } else {
-                    hiddenValues.append(1)
-                }
-            }
-            guard var mesh = meshLayer(id, node: node, composition: composition.id, plan: plan, nodeMatrices: matrices,
-                                       hidden: hiddenValues, path: path)
-            else { continue }
-            mesh.isHidden = hiddenValues[0, 0] != 0
-            mesh.animation = group(discrete("hidden", .bool, hiddenValues, plan), plan)
-            layer.sublayers.append(mesh)
-        }
+        layer.sublayers += meshLayers(meshOrder, contents: contents, shown: nodeStates.map { $0 != nil }, node: node,
+                                      composition: composition.id, plan: plan, nodeMatrices: matrices, path: path)
         for id in spriteOrder {
             // A colour transform beyond alpha that stays the same while this sprite shows is baked into a copy of
             // the picture; one that changes cannot be shown (a warning).
