@@ -5,7 +5,7 @@ BUILD_FLAGS  ?= -c $(CONFIG)
 OUT          ?= out
 KEYFRAME      = $(shell $(SWIFT) build $(BUILD_FLAGS) --show-bin-path)/keyframe
 
-.PHONY: all deps build samples test check bench clean fuzz fuzz-smoke test-sanitized bench-lottie-race
+.PHONY: all deps build samples test check bench clean fuzz fuzz-smoke test-sanitized bench-lottie-race fidelity
 
 all: build
 
@@ -41,6 +41,15 @@ check:
 	@Scripts/ensure-deps.sh test
 	KEYFRAME_OPTIMIZE_PIXELS=1 $(SWIFT) build --build-tests
 	@Scripts/run-tests.py --tier check $(TEST_ARGS)
+
+# The fidelity table of docs/conformance.md: every clip of every sample and corpus export, exported to Lottie and
+# Core Animation, played by rlottie, ThorVG, lottie-web (svg, canvas) and the Core Animation model, against the full
+# render (needs ../shared; several minutes). Rows in .build/fidelity/, the table written by Scripts/fidelity-table.py.
+fidelity:
+	@Scripts/ensure-deps.sh test
+	KEYFRAME_OPTIMIZE_PIXELS=1 $(SWIFT) build --build-tests
+	KEYFRAME_FIDELITY=1 $(SWIFT) test --skip-build --filter 'FidelityTableTests'
+	@Scripts/fidelity-table.py
 
 # Benchmarks with baselines measured in the same run (need ../shared/corpus): conversion against JSON parsers and the
 # official runtimes, the engine against plain interpolation, rendering against encoding alone, batch against a bare

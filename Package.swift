@@ -92,6 +92,19 @@ let package = Package(
         // SwiftPM build-tool plugin: converts exports in a target's folder into bundled resources.
         .plugin(name: "KeyframeAssets", capability: .buildTool(), dependencies: ["keyframe"]),
 
+        // MARK: - Examples
+        // Small programs using the libraries as an app or a build would (Examples/README.md); the README's snippets
+        // are their code, and `ExamplesTests` (KeyframeCLITests) builds and runs each one.
+        .executableTarget(name: "ImportAndSample", dependencies: ["KeyframeImport", "KeyframeModel", "KeyframeEngine"],
+                          path: "Examples/ImportAndSample"),
+        .executableTarget(name: "AnimatorsOnAClock",
+                          dependencies: ["KeyframeImport", "KeyframeModel", "KeyframeEngine"],
+                          path: "Examples/AnimatorsOnAClock"),
+        .executableTarget(name: "ExportToLottie", dependencies: ["KeyframeImport", "KeyframeExport", "KeyframeFiles"],
+                          path: "Examples/ExportToLottie"),
+        .executableTarget(name: "VerifyFrames", dependencies: ["KeyframeImport", "KeyframeRender", "KeyframeVerify"],
+                          path: "Examples/VerifyFrames"),
+
         // MARK: - Implementation details
         // libpng behind one door: only KeyframePNG imports it. The shim owns setjmp/longjmp.
         // It also calls zlib (the deflate of archives such as dotLottie), which libpng links but does not re-export.
@@ -137,7 +150,8 @@ let package = Package(
                                    "KeyframeRender", "KeyframeRaster", "KeyframePNG", "KeyframeTestSupport"],
                     exclude: ["Golden"]),
         .testTarget(name: "KeyframeCLITests",
-                    dependencies: ["keyframe", "KeyframeTestSupport", "KeyframePNG", "KeyframeRaster"]),
+                    dependencies: ["keyframe", "KeyframeTestSupport", "KeyframePNG", "KeyframeRaster",
+                                   "ImportAndSample", "AnimatorsOnAClock", "ExportToLottie", "VerifyFrames"]),
         .testTarget(name: "KeyframePreviewTests",
                     dependencies: ["KeyframePreview", "KeyframeEngine", "KeyframeImport", "KeyframeModel",
                                    "KeyframePNG", "KeyframeRaster", "KeyframeTestSupport"]),

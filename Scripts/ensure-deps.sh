@@ -94,6 +94,39 @@ install_pip_packages() {
   done
 }
 
+# Says, on standard error, when another process holds apt's or dpkg's lock (the lock files are fcntl locks, probed
+# with python3 when it is there); apt-get then waits up to $lock_wait seconds for it (DPkg::Lock::Timeout).
+say_if_locked() {
+  local lock holder
+  for lock in ${KEYFRAME_APT_LOCKS:-/var/lib/dpkg/lock-frontend /var/lib/dpkg/lock /var/lib/apt/lists/lock}; do
+    [ -e "$lock" ] || continue
+    command -v python3 >/dev/null 2>&1 || return 0
+    holder=$(python3 - "$lock" <<'PY' 2>/dev/null || true
+import fcntl, struct, sys
+try:
+    f = open(sys.argv[1], "rb")
+except OSError:
+    sys.exit(0)
+# F_GETLK names the process holding a write lock that would block ours.
+query = struct.pack("hhqqi", fcntl.F_WRLCK, 0, 0, 0, 0)
+answer = fcntl.fcntl(f, fcntl.F_GETLK, query)
+kind, _, _, _, pid = struct.unpack("hhqqi", answer)
+if kind != fcntl.F_UNLCK:
+    try:
+        name = open(f"/proc/{pid}/comm").read().strip()
+    except OSError:
+        name = "another process"
+    print(f"{name} (pid {pid})")
+PY
+)
+    if [ -n "$holder" ]; then
+      echo "keyframe: $lock is held by $holder, another package install; waiting up to ${lock_wait}s for it" \
+           "to finish (KEYFRAME_APT_LOCK_TIMEOUT sets how long) ..." >&2
+      return 0
+    fi
+  done
+}
+
 missing=()
 for line in ${wanted[@]+"${wanted[@]}"}; do
   read -r package check <<<"$line"
@@ -115,6 +148,13 @@ if [ "$(id -u)" -ne 0 ]; then
   fi
 fi
 export DEBIAN_FRONTEND=noninteractive
-$sudo apt-get update -qq || { echo "keyframe: apt-get update failed" >&2; exit 1; }
-$sudo apt-get install -y -qq "${missing[@]}" || { echo "keyframe: apt-get install ${missing[*]} failed" >&2; exit 1; }
+# Another package install (unattended upgrades, a second terminal) may hold apt's locks: wait for it rather than
+# fail at once, and say what we are waiting for.
+lock_wait=${KEYFRAME_APT_LOCK_TIMEOUT:-900}
+apt_options=(-o "DPkg::Lock::Timeout=$lock_wait")
+say_if_locked
+$sudo apt-get "${apt_options[@]}" update -qq || { echo "keyframe: apt-get update failed" >&2; exit 1; }
+say_if_locked
+$sudo apt-get "${apt_options[@]}" install -y -qq "${missing[@]}" \
+  || { echo "keyframe: apt-get install ${missing[*]} failed" >&2; exit 1; }
 install_pip_packages

@@ -21,6 +21,10 @@ Samples
                         shadows (outer, inner, hide object), a growing motion blur, adjust colour cycling the hue, a
                         blur + adjust colour pair, a frame-level filter, a bevel (kept, not drawn), and a stage
                         instance (AN.STI) that places the symbol on the stage.
+  animate-blend         optimized official export, one frame: every Flash blend mode ("B" on symbol instances) over
+                        a colourful, partly transparent backdrop, one cell each; the blended symbol holds two
+                        overlapping sprites (so it blends as one picture); "layer" with a 50% alpha effect; "alpha"
+                        and "erase" inside a "layer" symbol; and "erase" with no layer around it (not drawn).
 """
 import json
 import math
@@ -656,12 +660,125 @@ def make_glow(out):
     write_json(os.path.join(folder, "Animation.json"), document)
 
 
+# ---------------------------------------------------------------------------------------------------------------
+# animate-blend: every Flash blend mode, one cell each.
+
+BLEND_MODES = ["normal", "add", "multiply", "screen", "lighten", "darken", "difference", "subtract", "invert",
+               "overlay", "hardlight", "layer", "alpha", "erase", "erase-alone"]
+BLEND_CELL = 72
+BLEND_COLUMNS = 5
+
+
+def hue_rgb(h):
+    """A fully saturated colour for hue h in 0...1 (floats 0...1)."""
+    h = (h % 1.0) * 6.0
+    x = 1.0 - abs(h % 2.0 - 1.0)
+    return [(1, x, 0), (x, 1, 0), (0, 1, x), (0, x, 1), (x, 0, 1), (1, 0, x)][int(h) % 6]
+
+
+def paint_pixels(canvas, colour_at):
+    """Sets every pixel of canvas to colour_at(x, y) = (r, g, b, a), straight floats 0...1."""
+    for y in range(canvas.height):
+        for x in range(canvas.width):
+            r, g, b, a = colour_at(x, y)
+            canvas.px[y * canvas.width + x] = [r * a, g * a, b * a, a]
+
+
+def blend_sprites():
+    # The backdrop: hues left to right, lighter at the top and darker at the bottom (both sides of 50% grey, for
+    # overlay and hard light), opaque at the top fading to 30% at the bottom, with a transparent notch.
+    back = Canvas(48, 48)
+
+    def back_at(x, y):
+        r, g, b = hue_rgb(x / 48.0)
+        shade = 1.0 - y / 47.0
+        mix = [c * (0.35 + 0.65 * shade) + 0.4 * shade * (1 - c) for c in (r, g, b)]
+        alpha = 1.0 - 0.7 * y / 47.0
+        if 30 <= x < 40 and 4 <= y < 14:
+            alpha = 0.0
+        return (mix[0], mix[1], mix[2], alpha)
+    paint_pixels(back, back_at)
+    # The blended picture: an ellipse whose hue turns round its centre, white in the middle, 55% opaque at its rim.
+    ellipse = Canvas(40, 40)
+    ellipse.fill(lambda x, y: ((x - 20) / 19.5) ** 2 + ((y - 20) / 19.5) ** 2 <= 1.0, "#FFFFFF", 1.0)
+    coverage = [p[3] for p in ellipse.px]
+    ellipse.px = [[0.0, 0.0, 0.0, 0.0] for _ in range(40 * 40)]
+
+    def ellipse_at(x, y):
+        dx, dy = x + 0.5 - 20, y + 0.5 - 20
+        radius = min(1.0, math.hypot(dx, dy) / 20.0)
+        r, g, b = hue_rgb(math.atan2(dy, dx) / (2 * math.pi))
+        mix = [c * radius + (1 - radius) for c in (r, g, b)]
+        return (mix[0], mix[1], mix[2], coverage[y * 40 + x] * (1.0 - 0.45 * radius))
+    paint_pixels(ellipse, ellipse_at)
+    # A square that overlaps the ellipse inside the blended symbol: dark teal, 80% opaque.
+    square = Canvas(24, 24)
+    square.round_rect(0, 0, 24, 24, 4, "#1F6F78", 0.8)
+    # What "alpha" and "erase" cut: diagonal stripes, opaque.
+    stripes = Canvas(48, 48)
+    paint_pixels(stripes, lambda x, y: (0.95, 0.85, 0.2, 1.0) if (x + y) // 6 % 2 == 0 else (0.45, 0.15, 0.6, 1.0))
+    return back, ellipse, square, stripes
+
+
+def blended_si(name, x, y, mode, color=None):
+    element = si(name, T(x, y), ff=0, lp="SF", color=color)
+    if mode != "normal":
+        element["SI"]["B"] = mode
+    return element
+
+
+def make_blend(out):
+    folder = os.path.join(out, "animate-blend")
+    back, ellipse, square, stripes = blend_sprites()
+    atlas = Atlas(128, 96)
+    atlas.place("0000", back, 0, 0)
+    atlas.place("0001", ellipse, 50, 0)
+    atlas.place("0002", square, 92, 0)
+    atlas.place("0003", stripes, 0, 48)
+    atlas.write(folder, "spritemap1.png", "spritemap1.json", "Adobe Animate", "24.0.0.305", bom=False)
+
+    # The blended symbol: the square over the ellipse, drawn normally inside it.
+    blob = {"SN": "blob", "TL": {"L": [
+        {"LN": "square", "FR": [frame(0, 1, [asi("0002", T(20, 20))])]},
+        {"LN": "ellipse", "FR": [frame(0, 1, [asi("0001", T(0, 0))])]},
+    ]}}
+
+    def cutout(name, mode):
+        return {"SN": name, "TL": {"L": [
+            {"LN": "cut", "FR": [frame(0, 1, [blended_si("blob", 10, 10, mode)])]},
+            {"LN": "stripes", "FR": [frame(0, 1, [asi("0003", T(0, 0))])]},
+        ]}}
+    symbols = [blob, cutout("alpha_cut", "alpha"), cutout("erase_cut", "erase")]
+
+    layers = []
+    for index, mode in enumerate(BLEND_MODES):
+        x = BLEND_CELL * (index % BLEND_COLUMNS)
+        y = BLEND_CELL * (index // BLEND_COLUMNS)
+        if mode in ("alpha", "erase"):
+            top = blended_si(mode + "_cut", x + 12, y + 12, "layer")
+        elif mode == "layer":
+            top = blended_si("blob", x + 20, y + 20, "layer", color={"M": "CA", "AM": 0.5})
+        elif mode == "erase-alone":
+            top = blended_si("blob", x + 20, y + 20, "erase")
+        else:
+            top = blended_si("blob", x + 20, y + 20, mode)
+        layers.append({"LN": mode, "FR": [frame(0, 1, [top])]})
+        layers.append({"LN": mode + " backdrop", "FR": [frame(0, 1, [asi("0000", T(x + 4, y + 4))])]})
+    document = {
+        "AN": {"N": "blend", "SN": "blend", "TL": {"L": layers}},
+        "SD": {"S": symbols},
+        "MD": {"FRT": 24.0},
+    }
+    write_json(os.path.join(folder, "Animation.json"), document)
+
+
 def main():
     out = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "Samples")
     make_walker(out)
     make_bouncer(out)
     make_spinner(out)
     make_glow(out)
+    make_blend(out)
 
 
 if __name__ == "__main__":

@@ -8,8 +8,9 @@ keyframe_convert(
 
 produces `walker.json` (normalized keyframe JSON) next to the BUILD file. With
 `formats = ["normalized", "lottie", "core-animation"]` it also produces Lottie and Core Animation files, exactly as
-`keyframe export --to FORMAT -o DIR/` writes them: with `clips = ["walk", "wave"]` the Lottie files are declared one
-per clip (`walker.lottie/walk.json`, labels other targets can depend on); without, and always for Core Animation
+`keyframe export --to FORMAT` writes them: with `clips = ["walk", "wave"]` the Lottie files are declared one per
+clip (`walker.lottie/walk.json`, labels other targets can depend on), each written by its own action with
+`--clip NAME -o FILE`, so a clip called `walk left` is `walker.lottie/walk left.json`; without, and always for Core Animation
 (whose pictures are only known once the export is read), a folder (a tree artifact). `preview = True` adds
 `walker.preview.png`, the contact sheet `keyframe batch --render-previews` makes. Each output kind is its own
 action; every action reads only the declared files, passes only execroot-relative paths, needs no environment and
@@ -23,14 +24,15 @@ _PLAYER_FORMATS = {
     "core-animation": (".ca", "KeyframeExportCoreAnimation"),
 }
 
-# Characters a clip name may have to be declared as a file; the exporters write `/`, `:` and `\` as `_`.
+# Characters a declared clip file may have (Bazel labels take no `:`; `/` would make folders).
 _CLIP_NAME_CHARACTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789 -_.+@#()[]{},;'!~=&%$/:\\"
 
 def _clip_file(clip):
-    """The file name the exporters give a clip: `<clip>.json`, with `/`, `:` and `\\` as `_`."""
+    """The file declared for a clip: `<clip>.json` with `/`, `:` and `\\` as `_`. Only a label: the export action
+    is told to write exactly this file, so it need not be the name `keyframe export -o DIR/` would give."""
     for character in clip.elems():
         if character not in _CLIP_NAME_CHARACTERS:
-            fail("clips: \"%s\" has characters whose file name is only known once exported; leave clips out to get the folder" % clip)
+            fail("clips: \"%s\" has characters Bazel cannot name a file with; leave clips out to get the folder" % clip)
     stem = clip.replace("/", "_").replace(":", "_").replace("\\", "_")
     if stem in ["", ".", ".."]:
         stem = "clip"
@@ -63,6 +65,24 @@ def _run(ctx, inputs, arguments, outputs, mnemonic, message):
     )
     return outputs
 
+def _export_args(ctx, main, format):
+    """`keyframe export MAIN --to FORMAT` with the rule's options, without -o and --clip."""
+    args = ctx.actions.args()
+    args.add("export")
+    args.add(main.path)
+    args.add("--to", format)
+    if format == "lottie" and ctx.attr.profile:
+        args.add("--profile", ctx.attr.profile)
+    if ctx.attr.png:
+        args.add("--png", ctx.attr.png)
+    if ctx.attr.pretty:
+        args.add("--pretty")
+    if ctx.attr.strict:
+        args.add("--strict")
+    args.add("--quiet")
+    args.add("--diagnostics-format", "build")
+    return args
+
 def _keyframe_convert_impl(ctx):
     main = ctx.file.main
     inputs = depset([main] + ctx.files.srcs)
@@ -71,8 +91,12 @@ def _keyframe_convert_impl(ctx):
         if format != "normalized" and format not in _PLAYER_FORMATS:
             fail("formats: unknown format \"%s\" (known: normalized, %s)" % (format, ", ".join(sorted(_PLAYER_FORMATS.keys()))))
 
+    # The actions after the conversion take its output as an input, so they run only once the export has converted:
+    # a broken export is reported once, by the conversion, not again by every export and preview action.
+    after_conversion = inputs
     if "normalized" in ctx.attr.formats:
         out = ctx.actions.declare_file(ctx.attr.out if ctx.attr.out else ctx.label.name + ".json")
+        after_conversion = depset([out], transitive = [inputs])
         args = ctx.actions.args()
         args.add("convert")
         args.add(main.path)
@@ -88,33 +112,24 @@ def _keyframe_convert_impl(ctx):
         if format not in ctx.attr.formats:
             continue
         suffix, mnemonic = _PLAYER_FORMATS[format]
-        args = ctx.actions.args()
-        args.add("export")
-        args.add(main.path)
-        args.add("--to", format)
+        message = "Keyframe: exporting %s as %s" % (main.dirname, format)
         if format == "lottie" and ctx.attr.clips:
-            # One declared file per clip: only these clips are exported, into their folder.
-            outs = [getattr(ctx.outputs, "lottie_clip_%d" % index) for index in range(len(ctx.attr.clips))]
-            args.add("-o", outs[0].dirname + "/")
-            for clip in ctx.attr.clips:
+            # One action per declared clip file, told where to write it (`--clip NAME -o FILE`): the file is
+            # where the rule declares it whatever the CLI would call it, so the two never have to agree on names.
+            for index, clip in enumerate(ctx.attr.clips):
+                out = getattr(ctx.outputs, "lottie_clip_%d" % index)
+                args = _export_args(ctx, main, format)
                 args.add("--clip", clip)
-        else:
-            # A trailing slash: always a folder with <clip>.json, whatever the number of clips.
-            outs = [ctx.actions.declare_directory(ctx.label.name + suffix)]
-            args.add("-o", outs[0].path + "/")
-            if ctx.attr.clip:
-                args.add("--clip", ctx.attr.clip)
-        if format == "lottie" and ctx.attr.profile:
-            args.add("--profile", ctx.attr.profile)
-        if ctx.attr.png:
-            args.add("--png", ctx.attr.png)
-        if ctx.attr.pretty:
-            args.add("--pretty")
-        if ctx.attr.strict:
-            args.add("--strict")
-        args.add("--quiet")
-        args.add("--diagnostics-format", "build")
-        outputs += _run(ctx, inputs, args, outs, mnemonic, "Keyframe: exporting %s as %s" % (main.dirname, format))
+                args.add("-o", out)
+                outputs += _run(ctx, after_conversion, args, [out], mnemonic, "%s (%s)" % (message, clip))
+            continue
+        # A trailing slash: always a folder with the files the CLI names, whatever the number of clips.
+        outs = [ctx.actions.declare_directory(ctx.label.name + suffix)]
+        args = _export_args(ctx, main, format)
+        args.add("-o", outs[0].path + "/")
+        if ctx.attr.clip:
+            args.add("--clip", ctx.attr.clip)
+        outputs += _run(ctx, after_conversion, args, outs, mnemonic, message)
 
     if ctx.attr.preview:
         sheet = ctx.actions.declare_file(ctx.label.name + ".preview.png")
@@ -123,7 +138,8 @@ def _keyframe_convert_impl(ctx):
         args.add(main.path)
         args.add("--preview-sheet", sheet)
         args.add("--quiet")
-        outputs += _run(ctx, inputs, args, [sheet], "KeyframePreview", "Keyframe: previewing %s" % main.dirname)
+        args.add("--diagnostics-format", "build")
+        outputs += _run(ctx, after_conversion, args, [sheet], "KeyframePreview", "Keyframe: previewing %s" % main.dirname)
 
     if not outputs:
         fail("formats: name at least one of normalized, lottie, core-animation (or set preview)")

@@ -35,6 +35,9 @@ public enum ExportBenchmark {
         /// Also export each document that has meshes with its meshes left out (``Result/withoutMeshes``): what the
         /// meshes cost in export time and bytes.
         public var comparesMeshes = false
+        /// Whether every node's filters are removed after the import (the baseline of a filtered export: what it
+        /// costs when its filters are left out, as exports did before they drew them into pictures).
+        public var withoutFilters = false
 
         public init(format: ExportFormat) { self.format = format }
     }
@@ -96,7 +99,8 @@ public enum ExportBenchmark {
                 var convert = BenchmarkClock.Span.worst, export = BenchmarkClock.Span.worst
                 var clips = 0, bytes = 0
                 for _ in 0..<max(configuration.repetitions, 1) {
-                    let (document, converting) = try BenchmarkClock.measure { try Importer.importDocument(at: folder) }
+                    let (imported, converting) = try BenchmarkClock.measure { try Importer.importDocument(at: folder) }
+                    let document = configuration.withoutFilters ? withoutFilters(imported) : imported
                     let (result, exporting) = try BenchmarkClock.measure {
                         try exporter.export(document, assetsFolder: assets, options: configuration.options)
                     }
@@ -135,7 +139,8 @@ public enum ExportBenchmark {
     {
         var options = configuration.options
         options.lottie.images = .folder
-        let document = try Importer.importDocument(at: folder)
+        let imported = try Importer.importDocument(at: folder)
+        let document = configuration.withoutFilters ? withoutFilters(imported) : imported
         let assets = try Importer.detect(folder).folder
         let result = try exporter.export(document, assetsFolder: assets, options: options)
         // The input's own image files, which an exporter copies rather than encodes.
@@ -165,7 +170,8 @@ public enum ExportBenchmark {
     static func meshFree(_ folder: URL, exporter: any DocumentExporter, configuration: Configuration) throws
         -> MeshFreeFigures?
     {
-        let document = try Importer.importDocument(at: folder)
+        let imported = try Importer.importDocument(at: folder)
+        let document = configuration.withoutFilters ? withoutFilters(imported) : imported
         guard !document.assets.meshes.isEmpty else { return nil }
         let assets = try Importer.detect(folder).folder
         let plain = withoutMeshes(document)
@@ -196,6 +202,15 @@ public enum ExportBenchmark {
                 }
                 copy.compositions[c].nodes[n].tracks.content = track
             }
+        }
+        return copy
+    }
+
+    /// `document` with every node's filters removed.
+    static func withoutFilters(_ document: Document) -> Document {
+        var copy = document
+        for c in copy.compositions.indices {
+            for n in copy.compositions[c].nodes.indices { copy.compositions[c].nodes[n].tracks.filters = nil }
         }
         return copy
     }
@@ -237,7 +252,8 @@ public enum ExportBenchmark {
     /// A table of the results with totals (ratios of the totals).
     public static func report(_ results: [Result], configuration: Configuration) -> String {
         let jobs = configuration.options.jobs.map { "\($0) job\($0 == 1 ? "" : "s")" } ?? "all cores"
-        var lines = ["export, \(configuration.format.rawValue), \(configuration.options.pictures.rawValue) pictures: "
+        var lines = ["export, \(configuration.format.rawValue), \(configuration.options.pictures.rawValue) pictures"
+                     + (configuration.withoutFilters ? ", filters removed" : "") + ": "
                      + "best of \(max(configuration.repetitions, 1)), \(jobs); goal: export ≤ 1.1 × (convert + png)"]
         lines.append("name".padding(toLength: 40, withPad: " ", startingAt: 0)
                      + " clips  convert ms  export ms  png ms  pics  ÷convert  ÷(convert+png)"

@@ -194,20 +194,8 @@ public struct BatchReport: Sendable, Equatable {
         return text
     }
 
+    /// ``XMLEscape/text(_:)``: the one escape of the XML Keyframe writes.
     private func escape(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "\n", "\t", "\r": out.unicodeScalars.append(scalar)
-            default:
-                // XML 1.0 cannot carry other control characters at all.
-                if scalar.value < 0x20 { out += "?" } else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out
+        XMLEscape.text(text)
     }
 }

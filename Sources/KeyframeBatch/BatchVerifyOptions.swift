@@ -23,6 +23,9 @@ public struct BatchVerifyOptions: Sendable {
     public var size: (width: Int, height: Int)?
     /// What to frame.
     public var fit: Framing.Fit = .stage
+    /// Whether each golden folder's kept framing (``GoldenFraming``) frames its clips, over ``fit``: true unless the
+    /// framing was chosen explicitly. Recording keeps the framing either way.
+    public var keepsGoldenFraming = true
     /// The background.
     public var background: RGBAColor = .transparent
     /// Which frames of each clip.
@@ -60,7 +63,7 @@ public struct BatchVerifyOptions: Sendable {
         func number(_ value: Double?) -> String { value.map { "\($0)" } ?? "default" }
         var parts = ["fps=" + number(fps)]
         parts.append("size=" + (size.map { "\($0.width)x\($0.height)" } ?? "default"))
-        parts.append("fit=\(fit.rawValue)")
+        parts.append("fit=\(fit.rawValue)" + (keepsGoldenFraming ? ",kept" : ""))
         parts.append("background=\(background.r),\(background.g),\(background.b),\(background.a)")
         switch selection {
         case .all: parts.append("frames=all")

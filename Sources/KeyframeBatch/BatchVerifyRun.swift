@@ -95,6 +95,11 @@ final class BatchVerifyRun: @unchecked Sendable {
             }
         }
 
+        // The framing the golden set keeps, if any: the clips are framed as their approved frames were.
+        var stored: GoldenFraming? = nil
+        if exists {
+            do { stored = try GoldenFraming.read(from: URL(fileURLWithPath: golden)) } catch { return failure("\(error)") }
+        }
         // Render what `keyframe verify` would render.
         let frameFolder = scratchFolder()
         defer { try? FileManager.default.removeItem(atPath: frameFolder) }
@@ -104,6 +109,7 @@ final class BatchVerifyRun: @unchecked Sendable {
                                                        options: ImportOptions(scaleFactor: batch.scaleFactor))
             var session = RenderSession(scene: try RenderScene(document: document, assetsFolder: export.imagesFolder))
             options.configure(&session)
+            if options.keepsGoldenFraming, let stored { session.pinnedFramings = stored.regions }
             session.jobs = innerJobs
             session.outputFolder = URL(fileURLWithPath: frameFolder)
             summaries = try session.run()
@@ -134,7 +140,14 @@ final class BatchVerifyRun: @unchecked Sendable {
 
         if options.record {
             let recorded: GoldenRecorder.Summary
-            do { recorded = try GoldenRecorder.record(report) } catch { return failure("cannot record: \(error)") }
+            do {
+                recorded = try GoldenRecorder.record(report)
+                var framing = stored ?? GoldenFraming()
+                for summary in summaries { framing.keep(summary.framing, for: summary.name) }
+                if framing != stored { try framing.write(to: URL(fileURLWithPath: golden)) }
+            } catch {
+                return failure("cannot record: \(error)")
+            }
             let newKey = self.key(export, inputs: inputs, golden: golden)
             setEntry(export.id, BatchVerifyState.Entry(key: newKey, passed: true, frames: frames.count, artifacts: []))
             return BatchVerification(status: .recorded, goldenFolder: relative, frames: frames.count, counts: counts,

@@ -52,7 +52,7 @@ struct InputSet {
     private mutating func read(_ file: String) throws(Failure) -> InputSnapshot {
         let full = standardizedPath(file)
         let snapshot: InputSnapshot
-        do { snapshot = try InputSnapshot.read(full) } catch {
+        do { snapshot = try InputSnapshot.read(full, inside: export.imagesFolder) } catch {
             throw Failure(message: "\(file): cannot be read: \(error.reason)")
         }
         cache.record(full, snapshot)

@@ -22,13 +22,15 @@ struct InputSnapshot {
     /// ``FileStatus/isSettled(before:)``).
     var status: FileStatus?
 
-    /// Reads and hashes the regular file at `path`.
+    /// Reads and hashes the regular file at `path`, which must be inside `folder` when one is given (checked on the
+    /// file opened, so a link swapped during the batch cannot lead outside).
     ///
-    /// - Throws: a plain-words reason when the file cannot be opened or read, or is not a regular file.
-    static func read(_ path: String) throws(InputReadError) -> InputSnapshot {
+    /// - Throws: a plain-words reason when the file cannot be opened or read, is not a regular file, or is outside
+    ///   `folder`.
+    static func read(_ path: String, inside folder: InputFolder? = nil) throws(InputReadError) -> InputSnapshot {
         let started = Date().timeIntervalSince1970
         let read: (bytes: [UInt8], before: stat, after: stat?)
-        do { read = try InputFile.readRegular(path) } catch { throw InputReadError(reason: error.reason) }
+        do { read = try InputFile.readRegular(path, inside: folder) } catch { throw InputReadError(reason: error.reason) }
         let status = FileStatus(read.before)
         let unchanged = read.after.map { FileStatus($0) == status && Int($0.st_size) == read.bytes.count } ?? false
         return InputSnapshot(bytes: read.bytes, digest: ContentHash.digest(read.bytes),

@@ -21,6 +21,11 @@ import UIKit  // NSValue(cgPoint:)
 /// view.layer.addSublayer(tree.layer)
 /// tree.play()
 /// ```
+///
+/// Main-actor isolated: it owns `CALayer`s, which UIKit and AppKit use on the main thread only, so in Swift 6 mode the
+/// compiler keeps every use of a tree there. ``LayerTreeDescription`` (all the decisions, `Sendable`) can be read on
+/// any thread and handed over.
+@MainActor
 public final class KeyframeLayerTree {
     /// The root layer; its sublayers carry the animations.
     public let layer: CALayer

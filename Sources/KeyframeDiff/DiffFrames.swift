@@ -1,4 +1,5 @@
 import KeyframeModel
+import KeyframePNG
 import KeyframeRaster
 import KeyframeRender
 
@@ -27,6 +28,31 @@ public struct DiffFrames: Sendable {
         public var differing: Int
         /// The frames shown: the most different one and others spread over the differing frames, in frame order.
         public var shown: [Pair]
+        /// The newer clip's composition and first frame, so a page can place a clip frame on a composition's curves.
+        public var composition: String = ""
+        public var start: Int = 0
+        /// The frames a page can scrub through (every frame up to ``DiffFrames/maximumScrubFrames``, else that many
+        /// spread over the clip plus the shown ones), in frame order.
+        public var moments: [Moment] = []
+        /// The PNG pictures ``moments`` refer to, each distinct picture once.
+        public var pictures: [[UInt8]] = []
+    }
+
+    /// One scrubbable frame: indices into ``ClipFrames/pictures`` and the figures of its difference.
+    public struct Moment: Sendable {
+        /// Frames from the clip's start.
+        public var frame: Int
+        public var seconds: Double
+        public var before: Int
+        public var after: Int
+        /// The overlay picture, or -1 when both versions draw the frame alike (the page then shows the older
+        /// picture in grey, which is what the overlay would be).
+        public var overlay: Int
+        /// Pixels beyond the pixel tolerance (0 for a frame both versions draw alike).
+        public var differingPixels: Int
+        public var maxDifference: Int
+        /// The changed area, when any.
+        public var bounds: (x: Int, y: Int, width: Int, height: Int)?
     }
 
     /// The clips, in the newer document's order.
@@ -36,6 +62,8 @@ public struct DiffFrames: Sendable {
     public static let maximumSide = 480
     /// The most frames compared per clip.
     public static let maximumFrames = 2000
+    /// The most frames of a clip a page can scrub through (each is three pictures).
+    public static let maximumScrubFrames = 120
 
     /// Draws and compares every frame of the clips `diff` matched, showing at most `perClip` differing frames of
     /// each; empty when either side's images are not available.
@@ -56,19 +84,61 @@ public struct DiffFrames: Sendable {
             var pairs: [Pair] = []
             var differing = 0
             let rate = after.document.frameRate.framesPerSecond
+            let scrub = DiffFrames.spread(count: count, maximum: DiffFrames.maximumScrubFrames)
+            var pictures = PictureSet()
+            var moments: [Int: Moment] = [:]
             for index in 0..<count {
                 var a = Bitmap(width: framing.width, height: framing.height)
                 var b = Bitmap(width: framing.width, height: framing.height)
                 renderer.render(plansA[index], scenes: [sceneA], framing: framing, background: .transparent, into: &a)
                 renderer.render(plansB[index], scenes: [sceneB], framing: framing, background: .transparent, into: &b)
-                guard let difference = BitmapDifference(b, a, tolerance: tolerance), difference.differingPixels > 0
-                else { continue }
+                let seconds = (Double(index) / rate * 1000).rounded() / 1000
+                let difference = BitmapDifference(b, a, tolerance: tolerance)
+                if scrub.contains(index) { moments[index] = pictures.moment(index, seconds, a, b, difference) }
+                guard let difference, difference.differingPixels > 0 else { continue }
                 differing += 1
-                pairs.append(Pair(frame: index, seconds: (Double(index) / rate * 1000).rounded() / 1000, before: a,
-                                  after: b, difference: difference))
+                pairs.append(Pair(frame: index, seconds: seconds, before: a, after: b, difference: difference))
             }
-            clips.append(ClipFrames(clip: nameB, beforeClip: nameA, compared: count, differing: differing,
-                                    shown: DiffFrames.pick(pairs, count: perClip)))
+            let shown = DiffFrames.pick(pairs, count: perClip)
+            for pair in shown where moments[pair.frame] == nil {
+                moments[pair.frame] = pictures.moment(pair.frame, pair.seconds, pair.before, pair.after, pair.difference)
+            }
+            clips.append(ClipFrames(clip: nameB, beforeClip: nameA, compared: count, differing: differing, shown: shown,
+                                    composition: clipB.composition, start: Int(clipB.start.value.rounded(.down)),
+                                    moments: moments.keys.sorted().compactMap { moments[$0] },
+                                    pictures: pictures.encoded))
+        }
+    }
+
+    /// `maximum` frame indices spread evenly over `0..<count` (all of them when there are few enough).
+    static func spread(count: Int, maximum: Int) -> Set<Int> {
+        guard count > maximum else { return Set(0..<count) }
+        return Set((0..<maximum).map { $0 * (count - 1) / max(1, maximum - 1) })
+    }
+
+    /// The pictures of a clip's moments, encoded once each.
+    private struct PictureSet {
+        var encoded: [[UInt8]] = []
+        var index: [[UInt8]: Int] = [:]
+        var encoder = PNGEncoder(options: .fast)
+
+        mutating func add(_ bitmap: Bitmap) -> Int {
+            let bytes = (try? encoder.encode(bitmap)) ?? []
+            if let known = index[bytes] { return known }
+            encoded.append(bytes)
+            index[bytes] = encoded.count - 1
+            return encoded.count - 1
+        }
+
+        mutating func moment(_ frame: Int, _ seconds: Double, _ a: Bitmap, _ b: Bitmap, _ d: BitmapDifference?)
+            -> Moment
+        {
+            let box = d?.bounds.map { (x: $0.x, y: $0.y, width: $0.width, height: $0.height) }
+            let before = add(a), after = add(b)
+            let alike = (d?.differingPixels ?? 0) == 0 && before == after
+            return Moment(frame: frame, seconds: seconds, before: before, after: after,
+                          overlay: alike ? -1 : add(DiffFrames.overlay(a, b)), differingPixels: d?.differingPixels ?? 0,
+                          maxDifference: d?.maxDifference ?? 0, bounds: box)
         }
     }
 
@@ -108,8 +178,9 @@ public struct DiffFrames: Sendable {
         return Framing(scene: Rect(x: minX, y: minY, width: width, height: height), size: size, upscale: false)
     }
 
-    /// Both frames in one picture: the older version's lightness in red, the newer one's in green and blue, over
-    /// white — what both draw alike is grey, what only the older one draws is red, only the newer one cyan.
+    /// Both frames in one picture: the newer version's lightness in red, the older one's in green and blue, over
+    /// white — what both draw alike is grey, what only the older one draws is red (green and blue darkened), only
+    /// the newer one cyan.
     public static func overlay(_ before: Bitmap, _ after: Bitmap) -> Bitmap {
         var picture = Bitmap(width: after.width, height: after.height)
         guard before.width == after.width, before.height == after.height else { return picture }
@@ -122,9 +193,9 @@ public struct DiffFrames: Sendable {
             var i = 0
             while i < out.count {
                 let la = UInt8(clamping: lightness(a, i)), lb = UInt8(clamping: lightness(b, i))
-                out[i] = la
-                out[i + 1] = lb
-                out[i + 2] = lb
+                out[i] = lb
+                out[i + 1] = la
+                out[i + 2] = la
                 out[i + 3] = 255
                 i += 4
             }

@@ -66,6 +66,7 @@ public struct DocumentDiff: Sendable {
                 lines.append("  \(change.displayName)")
                 for channel in change.channels {
                     lines.append("    " + Self.describe(channel))
+                    if let source = channel.source { lines.append("      \(source.terms): \(source.changedText)") }
                 }
                 for property in change.properties {
                     lines.append("    " + Self.describe(property))
@@ -115,8 +116,14 @@ public struct DocumentDiff: Sendable {
 
     private static func where_(_ clips: [MotionChange.ClipTime]) -> String {
         guard !clips.isEmpty else { return "" }
-        return " (" + clips.map { "\($0.clip) frame \($0.frame), \(Correspondence.number($0.seconds)) s" }
+        return " (" + clips.map { "\($0.clip) frame \($0.frame), \(Correspondence.number($0.seconds)) s" + through($0) }
             .joined(separator: "; ") + ")"
+    }
+
+    /// ` in arm #0, on 24 frame(s)` for a moment of a nested composition; empty for a clip that plays it directly.
+    static func through(_ time: MotionChange.ClipTime) -> String {
+        guard !time.through.isEmpty else { return "" }
+        return " in \(time.through.joined(separator: " › ")), on \(time.count) frame(s)"
     }
 
     // MARK: - JSON
@@ -124,7 +131,15 @@ public struct DocumentDiff: Sendable {
     /// The report as JSON (`"format": "keyframe-diff"`, version 1; deterministic).
     public var json: JSONValue {
         func clips(_ times: [MotionChange.ClipTime]) -> JSONValue {
-            .array(times.map { ["clip": .string($0.clip), "frame": .number(Double($0.frame)), "seconds": .number($0.seconds)] })
+            .array(times.map { time in
+                var object: JSONObject = ["clip": .string(time.clip), "frame": .number(Double(time.frame)),
+                                          "seconds": .number(time.seconds)]
+                if !time.through.isEmpty {
+                    object["through"] = .array(time.through.map { .string($0) })
+                    object["count"] = .number(Double(time.count))
+                }
+                return .object(object)
+            })
         }
         func rounded(_ value: Double) -> JSONValue { value.isFinite ? .number((value * 1e6).rounded() / 1e6) : .null }
         return .object([
@@ -151,12 +166,19 @@ public struct DocumentDiff: Sendable {
                     "path": .array(change.path.map { .string($0) }),
                     "frames": .number(Double(change.comparedFrames)),
                     "channels": .array(change.channels.map { channel in
-                        .object([
+                        var object: JSONObject = [
                             "channel": .string(channel.channel.rawValue), "unit": .string(channel.channel.unit),
                             "largest": rounded(channel.largest), "frame": .number(Double(channel.frame)),
                             "before": .array(channel.before.map(rounded)), "after": .array(channel.after.map(rounded)),
                             "differingFrames": .number(Double(channel.frames)), "clips": clips(channel.clips),
-                        ])
+                        ]
+                        if let source = channel.source {
+                            object["source"] = [
+                                "terms": .string(source.terms), "names": .array(source.names.map { .string($0) }),
+                                "before": .array(source.before.map(rounded)), "after": .array(source.after.map(rounded)),
+                            ]
+                        }
+                        return .object(object)
                     }),
                     "properties": .array(change.properties.map { property in
                         .object([

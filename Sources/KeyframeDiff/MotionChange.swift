@@ -55,6 +55,22 @@ public struct MotionChange: Sendable, Hashable {
         public var frames: Int
         /// Where ``frame`` falls in the clips that play the composition.
         public var clips: [ClipTime]
+        /// The node's transform at ``frame`` in the terms its source file writes (an Animate element's matrix, a
+        /// DragonBones bone's parent-local x, y, skX, skY), before and after; `nil` for channels that are not part
+        /// of the transform (alpha).
+        public var source: SourceValues? = nil
+        /// Both versions' values at every compared frame and the frames that differ, for the page's curves.
+        public var series: Series? = nil
+    }
+
+    /// One channel of both versions at every frame of the composition (x and y for position and scale).
+    public struct Series: Sendable, Hashable {
+        /// The older version's values, frame by frame.
+        public var before: [[Double]]
+        /// The newer version's values, frame by frame.
+        public var after: [[Double]]
+        /// The frames whose difference is beyond the tolerance, ascending.
+        public var differing: [Int]
     }
 
     /// A composition frame as a moment of a clip.
@@ -63,11 +79,18 @@ public struct MotionChange: Sendable, Hashable {
         /// Frames from the clip's start.
         public var frame: Int
         public var seconds: Double
+        /// For a node of a nested composition: the instances, from the clip's composition down, that show it
+        /// (`["arm #0"]`); empty when the clip plays the composition itself.
+        public var through: [String] = []
+        /// How many of the clip's frames show the composition frame (through ``through``); 1 for a direct clip.
+        public var count: Int = 1
 
-        public init(clip: String, frame: Int, seconds: Double) {
+        public init(clip: String, frame: Int, seconds: Double, through: [String] = [], count: Int = 1) {
             self.clip = clip
             self.frame = frame
             self.seconds = seconds
+            self.through = through
+            self.count = count
         }
     }
 

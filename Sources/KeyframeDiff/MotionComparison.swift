@@ -8,6 +8,23 @@ struct MotionComparison {
     let tolerance: Double
     let before: Document
     let after: Document
+    /// Samples the newer document's clips to find where nested compositions show.
+    let sampler: PoseSampler
+    /// Where each nested composition's frames show, worked out once per composition.
+    private let showings = Showings()
+
+    /// Per nested composition id: per composition frame, the clip moments that show it.
+    private final class Showings {
+        var byComposition: [String: [Int: [MotionChange.ClipTime]]] = [:]
+    }
+
+    init(correspondence: Correspondence, tolerance: Double, before: Document, after: Document) {
+        self.correspondence = correspondence
+        self.tolerance = tolerance
+        self.before = before
+        self.after = after
+        sampler = PoseSampler(document: after)
+    }
 
     /// The motion changes of every matched node of every matched composition, in the newer document's order.
     func changes() -> [MotionChange] {
@@ -22,7 +39,8 @@ struct MotionComparison {
             let reverse = Dictionary(map.map { ($1, $0) }, uniquingKeysWith: { first, _ in first })
             for node in composition.nodes {
                 guard let oldID = reverse[node.id], let oldNode = oldNodes[oldID] else { continue }
-                let channels = compare(oldNode.tracks, node.tracks, frames: frames, composition: composition.id)
+                let channels = compare(oldNode.tracks, node.tracks, frames: frames, composition: composition.id,
+                                       kind: node.kind)
                 let properties = compareHeld(oldNode.tracks, node.tracks, frames: frames, composition: composition.id)
                 guard !channels.isEmpty || !properties.isEmpty else { continue }
                 result.append(MotionChange(
@@ -81,19 +99,25 @@ struct MotionComparison {
         }
     }
 
-    private func compare(_ a: NodeTracks, _ b: NodeTracks, frames: Int, composition: String)
+    private func compare(_ a: NodeTracks, _ b: NodeTracks, frames: Int, composition: String, kind: NodeKind)
         -> [MotionChange.ChannelDifference]
     {
         var result: [MotionChange.ChannelDifference] = []
         for channel in MotionChange.Channel.allCases where present(a, channel) || present(b, channel) {
             var largest = 0.0, at = 0, count = 0
             var before: [Double] = [], after: [Double] = []
+            var series = MotionChange.Series(before: [], after: [], differing: [])
             for frame in 0..<frames {
                 let time = Frames(Double(frame))
                 let va = values(a, channel, at: time), vb = values(b, channel, at: time)
+                series.before.append(va)
+                series.after.append(vb)
                 let d = difference(channel, va, vb)
                 guard d.isFinite || !(va + vb).allSatisfy(\.isFinite) else { continue }
-                if d > tolerance || d.isNaN { count += 1 }
+                if d > tolerance || d.isNaN {
+                    count += 1
+                    series.differing.append(frame)
+                }
                 if d > largest || (d.isNaN && !largest.isNaN) {
                     largest = d
                     at = frame
@@ -102,9 +126,12 @@ struct MotionComparison {
                 }
             }
             guard count > 0 else { continue }
+            let source = channel == .alpha
+                ? nil : SourceValues.at(Frames(Double(at)), before: a, after: b, format: self.after.source.format,
+                                         kind: kind)
             result.append(MotionChange.ChannelDifference(
                 channel: channel, largest: largest, frame: at, before: before, after: after, frames: count,
-                clips: clipTimes(composition: composition, frame: at)))
+                clips: clipTimes(composition: composition, frame: at), source: source, series: series))
         }
         return result
     }
@@ -230,14 +257,58 @@ struct MotionComparison {
 
     // MARK: - Time
 
-    /// Where `frame` of composition `id` (newer document) falls in the newer document's clips.
+    /// Where `frame` of composition `id` (newer document) falls in the newer document's clips: the clips that play
+    /// the composition itself, and, for a nested composition, the first frame of each clip where an instance shows
+    /// that frame (through which instances, and on how many of the clip's frames).
     func clipTimes(composition id: String, frame: Int) -> [MotionChange.ClipTime] {
         let rate = after.frameRate.framesPerSecond
-        return after.clips.compactMap { clip in
+        let direct = after.clips.compactMap { clip -> MotionChange.ClipTime? in
             let local = Double(frame) - clip.start.value
             guard clip.composition == id, local >= 0, local < clip.duration.value else { return nil }
             return MotionChange.ClipTime(clip: clip.name, frame: Int(local.rounded(.down)),
                                          seconds: (local / rate * 1000).rounded() / 1000)
+        }
+        return direct + nestedTimes(composition: id, frame: frame)
+    }
+
+    /// The clip frames where an instance of nested composition `id` shows its frame `frame`, per clip and instance
+    /// path, found by sampling each clip's pose (the engine's nested frame: first frame, loop mode, clock).
+    private func nestedTimes(composition id: String, frame: Int) -> [MotionChange.ClipTime] {
+        if let known = showings.byComposition[id] { return known[frame] ?? [] }
+        let rate = after.frameRate.framesPerSecond
+        // Per composition frame: per (clip, instance path) the first clip frame showing it and how many do.
+        var found: [Int: [MotionChange.ClipTime]] = [:]
+        for clip in after.clips where clip.composition != id {
+            let count = min(DiffFrames.maximumFrames, Self.frameCount(clip.duration))
+            var index: [String: (frame: Int, slot: Int)] = [:]
+            for local in 0..<count {
+                let pose = sampler.sample(clip: clip, time: Frames(Double(local)), collectNodes: true)
+                for state in pose.nodes {
+                    guard case .composition(let shown) = state.content, shown.composition == id,
+                        let nested = state.childFrame, nested.isFinite
+                    else { continue }
+                    let shownFrame = Int((nested + 1e-9).rounded(.down))
+                    let key = "\(shownFrame)>\(state.path)"
+                    if let (at, slot) = index[key] { found[at]?[slot].count += 1; continue }
+                    index[key] = (shownFrame, found[shownFrame, default: []].count)
+                    found[shownFrame, default: []].append(MotionChange.ClipTime(
+                        clip: clip.name, frame: local, seconds: (Double(local) / rate * 1000).rounded() / 1000,
+                        through: instanceNames(state.path)))
+                }
+            }
+        }
+        showings.byComposition[id] = found
+        return found[frame] ?? []
+    }
+
+    /// The names of the instance nodes along a pose path (`walker/3:arm/0>walker_arm/…` → `["arm #0"]`).
+    private func instanceNames(_ path: String) -> [String] {
+        path.split(separator: ">").compactMap { step -> String? in
+            let parts = step.split(separator: "/", maxSplits: 1)
+            guard parts.count == 2 else { return nil }
+            let compositionID = String(parts[0]), nodeID = String(parts[1])
+            let composition = after.composition(compositionID)
+            return composition?.nodes.first { $0.id == nodeID }?.name ?? nodeID
         }
     }
 }

@@ -14,6 +14,7 @@ extension AtomicFile {
     /// - Throws: ``FileWriteError`` naming `path` and saying in plain words why it cannot be written.
     public static func checkWritable(_ path: String) throws(FileWriteError) {
         let target = try resolveTarget(path)
+        try refuseInput(path)
         let folder = directory(of: target)
         try createFolders(folder, for: path)
         Temporaries.sweepOnce(folder)
@@ -59,5 +60,6 @@ extension AtomicFile {
     /// to one. (The folder is not checked; see ``checkWritable(_:)``.)
     public static func checkReplaceable(_ path: String) throws(FileWriteError) {
         _ = try resolveTarget(path)
+        try refuseInput(path)
     }
 }

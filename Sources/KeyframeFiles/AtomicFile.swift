@@ -28,7 +28,7 @@ public struct FileWriteError: Error, Sendable, Equatable, CustomStringConvertibl
 ///
 /// The one place Keyframe's outputs reach the disk. It never replaces what is not a regular file: a symbolic link
 /// is written through (its target is replaced, the link stays), and a directory, device, FIFO or socket at the path
-/// is refused with an error, untouched.
+/// is refused with an error, untouched; nor does it replace an input of the running command (``protect(_:)``).
 public enum AtomicFile {
     /// Writes `bytes` to `path` atomically, creating missing parent folders.
     public static func write(_ bytes: [UInt8], to path: String) throws(FileWriteError) {
@@ -46,6 +46,7 @@ public enum AtomicFile {
     /// Writes `bytes` to `path` atomically, creating missing parent folders.
     public static func store(_ bytes: UnsafeRawBufferPointer, to path: String) throws(FileWriteError) {
         let target = try resolveTarget(path)
+        try refuseInput(path)
         let folder = directory(of: target)
         try createFolders(folder, for: path)
         Temporaries.sweepOnce(folder)

@@ -31,6 +31,12 @@ public enum InputFile {
         let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        return try read(descriptor: fd, path: path, limit: limit)
+    }
+
+    /// The whole content of the file open at `fd` (opened with `O_NONBLOCK`), named `path` in errors; see
+    /// ``read(_:limit:)``. The caller closes `fd`.
+    static func read(descriptor fd: Int32, path: String, limit: Int) throws(FileReadError) -> [UInt8] {
         var info = stat()
         guard fstat(fd, &info) == 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw FileReadError(path: path, reason: "it is a folder, not a file") }
@@ -66,11 +72,21 @@ public enum InputFile {
 extension InputFile {
     /// The whole content of the regular file at `path` (at most `limit` bytes) with its `stat` taken just before and
     /// just after the read, so a caller can tell whether the file changed while it was read.
-    public static func readRegular(_ path: String, limit: Int = 1 << 30)
+    ///
+    /// With `folder`, the file opened must lie inside it (``InputFolder/read(_:written:limit:)``): it is opened once
+    /// and its real path checked after opening, so a link swapped in at any moment cannot lead outside.
+    public static func readRegular(_ path: String, limit: Int = 1 << 30, inside folder: InputFolder? = nil)
         throws(FileReadError) -> (bytes: [UInt8], before: stat, after: stat?) {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         defer { close(fd) }
+        if let folder {
+            do { try folder.checkOpened(fd, written: path) } catch {
+                if case .outside(let outside) = error {
+                    throw FileReadError(path: path, reason: outside.message(folder: "the export's folder"))
+                }
+            }
+        }
         var before = stat()
         guard fstat(fd, &before) == 0 else { throw FileReadError(path: path, reason: String(cString: strerror(errno))) }
         guard (before.st_mode & S_IFMT) == S_IFREG else { throw FileReadError(path: path, reason: "it is not a regular file") }

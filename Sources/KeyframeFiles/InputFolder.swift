@@ -86,7 +86,7 @@ public struct InputFolder: Sendable, Equatable {
     }
 
     /// The folder's real path and, in a sandbox of links, the real folder of its main file.
-    private func realLocations() -> [String] {
+    func realLocations() -> [String] {
         var locations: [String] = []
         if let real = InputFolder.realPath(path.isEmpty ? "." : path) { locations.append(real) }
         if let mainFile, let real = InputFolder.realPath(location(of: mainFile)), let slash = real.lastIndex(of: "/") {
@@ -125,7 +125,7 @@ public struct InputFolder: Sendable, Equatable {
     }
 
     /// Whether the real path `path` is `folder` or inside it.
-    private static func isInside(_ path: String, _ folder: String) -> Bool {
+    static func isInside(_ path: String, _ folder: String) -> Bool {
         if folder == "/" { return true }
         return path == folder || path.hasPrefix(folder + "/")
     }

@@ -15,6 +15,9 @@ final class SourceFolder {
 
     let url: URL
     private(set) var filesRead: Set<String> = []
+    /// Files whose opening found them outside the folder (a link swapped after ``resolve(_:)``), by clean path: why
+    /// ``pngSize(_:)`` gave no size (``outsideReason(_:)``).
+    private var refusedOutside: [String: InputPathError] = [:]
     /// Lenient reads per file (``lenientReads(of:)``).
     private var lenientLogs: [String: JSONLenientReads] = [:]
     /// The files of an export held in memory (``Importer/importDocument(files:main:options:)``), keyed by relative
@@ -77,6 +80,21 @@ final class SourceFolder {
         return isRegularFile(clean)
     }
 
+    /// What is at `clean` when something is there but it is not a regular file (`it is a named pipe, not a file`),
+    /// or `nil` when nothing is there.
+    private func notAFile(_ clean: String) -> String? {
+        guard memory == nil else { return nil }
+        var info = stat()
+        guard stat(url(for: clean).path, &info) == 0 else { return nil }
+        switch info.st_mode & S_IFMT {
+        case S_IFIFO: return "it is a named pipe, not a file"
+        case S_IFDIR: return "it is a folder, not a file"
+        case S_IFSOCK: return "it is a socket, not a file"
+        case S_IFCHR, S_IFBLK: return "it is a device, not a file"
+        default: return "it is not a regular file"
+        }
+    }
+
     /// Whether `clean`, a path ``resolve(_:)`` returned, is a regular file.
     private func isRegularFile(_ clean: String) -> Bool {
         if let memory { return memory[clean] != nil }
@@ -92,15 +110,23 @@ final class SourceFolder {
             throw ImportError(.missingFile(path: relative, reason: error.message(folder: "the export's folder")))
         }
         guard isRegularFile(clean) else {
-            throw ImportError(.missingFile(path: clean, reason: "file not found"))
+            throw ImportError(.missingFile(path: clean, reason: notAFile(clean) ?? "file not found"))
         }
         if let bytes = memory?[clean] ?? preloadedBytes(clean) {
             filesRead.insert(clean)
             return bytes
         }
         let bytes: [UInt8]
-        do { bytes = try InputFile.read(url(for: clean).path, limit: SourceFolder.maximumFileSize) } catch {
-            throw ImportError(.missingFile(path: clean, reason: "cannot be read: \(error.reason)"))
+        do {
+            // Opened once and checked after opening: a link swapped since `resolve` cannot lead outside.
+            bytes = try inputFolder!.read(clean, written: relative, limit: SourceFolder.maximumFileSize)
+        } catch {
+            switch error {
+            case .outside(let outside):
+                throw ImportError(.missingFile(path: relative, reason: outside.message(folder: "the export's folder")))
+            case .unreadable(let failure):
+                throw ImportError(.missingFile(path: clean, reason: "cannot be read: \(failure.reason)"))
+            }
         }
         filesRead.insert(clean)
         return bytes
@@ -133,7 +159,10 @@ final class SourceFolder {
         if let known = memory?[clean] ?? preloadedBytes(clean) {
             bytes = known
         } else {
-            guard let read = try? InputFile.read(path, limit: limit) else { return nil }
+            // Opened once and checked after opening, as ``read(_:)`` does: what detection parses the import reuses.
+            guard let inputFolder, let read = try? inputFolder.read(clean, written: relative, limit: limit) else {
+                return nil
+            }
             bytes = read
         }
         guard bytes.count <= limit, let value = try? JSONParser.parse(bytes) else { return nil }
@@ -199,6 +228,12 @@ final class SourceFolder {
         return found.sorted()
     }
 
+    /// Why `clean` could not be read when the file opened was outside the folder (a link swapped while the import
+    /// ran), in the words of ``InputPathError``; `nil` otherwise.
+    func outsideReason(_ clean: String) -> String? {
+        refusedOutside[clean].map { "the atlas image " + $0.message(folder: "the export's folder") }
+    }
+
     /// The pixel size stored in a PNG's header, or `nil` when the file is missing or not a PNG. Reads 24 bytes.
     func pngSize(_ relative: String) -> Size? {
         guard let clean = try? resolve(relative) else { return nil }
@@ -209,11 +244,11 @@ final class SourceFolder {
         } else if let file = preloadedBytes(clean) {
             bytes = Array(file.prefix(24))
         } else {
-            guard isRegularFile(clean) else { return nil }
-            guard let handle = try? FileHandle(forReadingFrom: url(for: clean)) else { return nil }
-            defer { try? handle.close() }
-            guard let data = try? handle.read(upToCount: 24) else { return nil }
-            bytes = [UInt8](data)
+            guard isRegularFile(clean), let inputFolder else { return nil }
+            do { bytes = try inputFolder.read(clean, written: relative, limit: 24, prefix: true) } catch {
+                if case .outside(let outside) = error { refusedOutside[clean] = outside }
+                return nil
+            }
         }
         let signature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
         guard bytes.count >= 24, Array(bytes[0..<8]) == signature,

@@ -2,8 +2,8 @@ import KeyframeJSON
 
 /// How a node's pixels combine with what is behind them.
 ///
-/// `normal`, `add`, `multiply` and `screen` are rendered; the other Flash modes are kept so no data is lost and
-/// reported as diagnostics by importers.
+/// Flash's fourteen modes, all rendered (raster.md, "Blend modes"); `layer`, `alpha` and `erase` act through the
+/// group a blended node's content forms. Exporters report the modes their format lacks.
 public enum BlendMode: String, Sendable, Hashable, CaseIterable {
     case normal, add, multiply, screen, lighten, darken, difference, subtract, invert, alpha, erase, overlay,
         hardlight, layer

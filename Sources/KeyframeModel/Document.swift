@@ -161,8 +161,15 @@ extension Document {
             guard composition.duration.value >= 0, composition.duration.value.isFinite else {
                 throw fail("compositions[\(cIndex)].duration", "must be a non-negative number")
             }
+            guard composition.nodes.count <= ModelLimits.maximumNodes else {
+                throw fail("compositions[\(cIndex)].nodes", "\(composition.nodes.count) nodes, more than the "
+                           + "\(ModelLimits.maximumNodes) a composition holds")
+            }
             var seen = Set<String>()
             seen.reserveCapacity(composition.nodes.count)
+            // Each node's depth below the composition (parents come first), for the nesting budget.
+            var depths: [String: Int] = [:]
+            let masks = Set(composition.nodes.lazy.filter(\.isMask).map(\.id))
             // By index: a node is large, and copying one retains each of its tracks.
             for nIndex in composition.nodes.indices {
                 let node = composition.nodes[nIndex]
@@ -172,7 +179,13 @@ extension Document {
                     throw fail("\(nodePath).parent", "parent \"\(parent)\" is not an earlier node of \(composition.id)")
                 }
                 guard seen.insert(node.id).inserted else { throw fail("\(nodePath).id", "duplicate node id \"\(node.id)\"") }
-                if let mask = node.maskedBy, !composition.nodes.contains(where: { $0.id == mask && $0.isMask }) {
+                let depth = node.parent.map { (depths[$0] ?? 0) + 1 } ?? 0
+                guard depth < ModelLimits.maximumNesting else {
+                    throw fail("\(nodePath).parent", "node \"\(node.id)\" is nested more than "
+                               + "\(ModelLimits.maximumNesting) nodes deep")
+                }
+                depths[node.id] = depth
+                if let mask = node.maskedBy, !masks.contains(mask) {
                     throw fail("\(nodePath).maskedBy", "\"\(mask)\" is not a mask node of \(composition.id)")
                 }
                 for (kIndex, keyframe) in (node.tracks.content?.keyframes ?? []).enumerated() {

@@ -82,3 +82,21 @@ extension Easing {
         return u * u * u * a + 3 * u * u * t * b + 3 * u * t * t * c + t * t * t * d
     }
 }
+
+extension Easing {
+    /// Whether the easing is the identity, progress = time fraction, whatever its form: ``linear``, a Bézier or a
+    /// Bézier path whose every point lies on the diagonal (DragonBones writes a linear tween as `curve: [0, 0, 1, 1]`),
+    /// or a quadratic of strength 0. A sampled path's own rounding (to 10⁻⁴, ``sampledPathProgress(_:at:)``) is not
+    /// counted: the curve it samples is the identity. What a viewer labels "linear" rather than "eased".
+    public var isLinear: Bool {
+        switch self {
+        case .linear: return true
+        case .hold: return false
+        case .cubicBezier(let x1, let y1, let x2, let y2): return x1 == y1 && x2 == y2
+        case .bezierPath(let points, _): return points.allSatisfy { $0.x == $0.y }
+        case .flashQuadratic(let strength): return strength == 0
+        case .quadraticInOut(let strength): return strength == 0
+        case .flumpQuadratic(let ease): return ease == 0
+        }
+    }
+}

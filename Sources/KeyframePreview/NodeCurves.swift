@@ -37,7 +37,7 @@ public struct NodeCurves: Sendable, Hashable {
     public enum Segment: Int, Sendable, Hashable {
         /// The value holds until the next keyframe (or this is the last one).
         case hold = 0
-        /// Linear interpolation.
+        /// Linear interpolation, in whatever form the source wrote it (``Easing/isLinear``).
         case linear = 1
         /// Any other easing (Bézier, Flash or Flump quadratic, …).
         case eased = 2
@@ -46,7 +46,7 @@ public struct NodeCurves: Sendable, Hashable {
             if last { self = .hold; return }
             switch easing {
             case .hold: self = .hold
-            case .linear: self = .linear
+            case _ where easing.isLinear: self = .linear
             default: self = .eased
             }
         }
@@ -58,6 +58,8 @@ public struct NodeCurves: Sendable, Hashable {
         public var value: Double
         /// How the track leaves this keyframe.
         public var segment: Segment = .hold
+        /// The easing of the segment that leaves this keyframe, in words (``EasingName``).
+        public var easing: String = "hold"
     }
 
     /// The node's id.
@@ -97,8 +99,9 @@ public struct NodeCurves: Sendable, Hashable {
             track.keyframes.enumerated().compactMap { index, key in
                 let local = key.frame.value - clip.start.value
                 guard local >= -1e-9, local <= duration + 1e-9 else { return nil }
+                let last = index == track.keyframes.count - 1
                 return KeyPoint(seconds: round(local / rate), value: round(value(key.value)),
-                                segment: Segment(key.easing, last: index == track.keyframes.count - 1))
+                                segment: Segment(key.easing, last: last), easing: EasingName.of(key.easing, last: last))
             }
         }
         var result: [NodeCurves] = []
@@ -192,7 +195,8 @@ public struct NodeCurves: Sendable, Hashable {
                     }
                     let last = track.keyframes.count - 1
                     let keys = keyCrossings(track.keyframes.enumerated().map { index, key in
-                        (key.frame.value, value(key.value), Segment(key.easing, last: index == last))
+                        (key.frame.value, value(key.value), Segment(key.easing, last: index == last),
+                         EasingName.of(key.easing, last: index == last))
                     }, frames: shownFrames, times: times, length: length)
                     curves.append(Curve(name: name, times: times, values: values, keys: keys))
                 }
@@ -218,9 +222,17 @@ public struct NodeCurves: Sendable, Hashable {
     /// run — forwards, backwards, or across a wrap of a looping composition of `length` frames.
     static func keyCrossings(_ keys: [(frame: Double, value: Double, segment: Segment)], frames: [Double?],
                              times: [Double], length: Double) -> [KeyPoint] {
+        keyCrossings(keys.map { ($0.frame, $0.value, $0.segment, "\($0.segment)") }, frames: frames, times: times,
+                     length: length)
+    }
+
+    /// ``keyCrossings(_:frames:times:length:)`` with each keyframe's easing named.
+    static func keyCrossings(_ keys: [(frame: Double, value: Double, segment: Segment, easing: String)],
+                             frames: [Double?], times: [Double], length: Double) -> [KeyPoint] {
         var points: [KeyPoint] = []
-        func mark(_ key: (frame: Double, value: Double, segment: Segment), at seconds: Double) {
-            points.append(KeyPoint(seconds: round(seconds), value: round(key.value), segment: key.segment))
+        func mark(_ key: (frame: Double, value: Double, segment: Segment, easing: String), at seconds: Double) {
+            points.append(KeyPoint(seconds: round(seconds), value: round(key.value), segment: key.segment,
+                                   easing: key.easing))
         }
         for index in frames.indices {
             guard let b = frames[index] else { continue }

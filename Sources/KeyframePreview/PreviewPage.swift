@@ -52,7 +52,7 @@ public struct PreviewPage: Sendable {
                                 "times": .array(curve.times.map { .number($0) }),
                                 "values": .array(curve.values.map { $0.map { .number($0) } ?? .null }),
                                 "keys": .array(curve.keys.map {
-                                    .array([.number($0.seconds), .number($0.value), .number(Double($0.segment.rawValue))])
+                                    .array([.number($0.seconds), .number($0.value), .number(Double($0.segment.rawValue)), .string($0.easing)])
                                 }),
                             ])
                         }),

@@ -6,7 +6,9 @@
 /// in the background, a few at a time, and any frame the viewer asks for jumps the queue; playback waits for a
 /// frame that is not decoded yet instead of skipping it. A frame is drawn into a canvas as its layers (a key
 /// picture, then a patch over the rectangle it covers; ``PreviewFrameEncoder``) at one picture pixel per canvas
-/// pixel; the zoom (fit to the window by default, 1×, 2×, 4×) scales the canvas without smoothing. Playing follows
+/// pixel; the zoom (fit to the window by default, enlarging small frames too — by the largest whole factor that
+/// fits, so every picture pixel is the same square — or 1×, 2×, 4×, 8×) scales the canvas without smoothing. The curves
+/// read out every series under the pointer (value, frame, the easing of the segment) and can show velocity. Playing follows
 /// `requestAnimationFrame` timestamps, so the clip plays at its frame rate whatever the display's; the shown
 /// frames' timestamps are kept in `keyframePreview.shown` for measuring dropped frames.
 enum PreviewPlayer {
@@ -49,7 +51,7 @@ enum PreviewPlayer {
     static let body = #"""
         <header><h1 id="title"></h1>
         <label>clip <select id="clip"></select></label>
-        <label>zoom <select id="zoom"><option value="fit" selected>fit</option><option value="1">1×</option><option value="2">2×</option><option value="4">4×</option></select></label>
+        <label>zoom <select id="zoom"><option value="fit" selected>fit</option><option value="1">1×</option><option value="2">2×</option><option value="4">4×</option><option value="8">8×</option></select></label>
         <label>background <select id="bg"><option value="checker">checkerboard</option><option value="color">colour</option></select></label>
         <input type="color" id="bgcolor" value="#ffffff" title="background colour">
         <span id="progress" role="status"></span>
@@ -71,7 +73,9 @@ enum PreviewPlayer {
         <section id="timelineSection"><h2>Timeline</h2>
         <div id="timeline" role="listbox" aria-label="timeline: one row per node; click or drag to seek; ↑/↓ choose a node; Shift+←/→ its previous or next keyframe"></div>
         <p class="help"><span class="key-mark">◆</span> keyframe · <span class="seg linear"></span> linear · <span class="seg eased"></span> eased · <span class="seg hold"></span> held. Click or drag a row or the ruler to seek; ↑/↓ choose a node, Shift+←/→ jump to its previous or next keyframe.</p></section>
-        <section id="curvesSection"><h2>Curves of <span id="curvesOf"></span></h2><div id="curves"></div></section>
+        <section id="curvesSection"><h2>Curves of <span id="curvesOf"></span></h2>
+        <label class="help"><input type="checkbox" id="velocity"> velocity (change per second)</label>
+        <div id="curves"></div></section>
         <section id="scriptSection" hidden><h2>Animators: fraction complete</h2><div id="script"></div></section>
         <p class="help">Keys: space play/pause · ←/→ step · Home/End first/last · in the timeline ↑/↓ node, Shift+←/→ keyframe. Link to a frame: #frame=N&amp;clip=NAME.</p>
         """#
@@ -136,11 +140,14 @@ enum PreviewPlayer {
 
           function applyZoom() {
             const c = clip(), zoom = $("zoom").value;
-            // Fit: the whole frame in the window (never enlarged), leaving room for the controls below it.
+            // Fit: the whole frame as large as the window allows both ways, leaving room for the controls below it;
+            // enlarged by whole factors, so every picture pixel is the same square (a large frame is shrunk to fit).
             let scale = zoom === "fit"
-              ? Math.min(1, (document.documentElement.clientWidth - 40) / c.width, (window.innerHeight * 0.62) / c.height)
+              ? Math.min((document.documentElement.clientWidth - 40) / c.width, (window.innerHeight * 0.62) / c.height)
               : Number(zoom);
             if (!(scale > 0)) scale = 1;
+            if (zoom === "fit" && scale >= 1) scale = Math.floor(scale);
+            view.dataset.scale = String(scale);
             view.style.width = Math.max(1, Math.round(c.width * scale)) + "px";
             view.style.height = Math.max(1, Math.round(c.height * scale)) + "px";
           }
@@ -277,7 +284,7 @@ enum PreviewPlayer {
             if (parent) parent.appendChild(e);
             return e;
           }
-          function graph(container, title, series, duration, fixedRange, marks, unit) {
+          function graph(container, title, series, duration, fixedRange, marks, unit, zero) {
             const W = 640, H = 150, L = 56, R = 10, T = 16, B = 20;
             let lo = Infinity, hi = -Infinity;
             for (const s of series) for (const v of s.values) if (v !== null) { lo = Math.min(lo, v); hi = Math.max(hi, v); }
@@ -292,6 +299,14 @@ enum PreviewPlayer {
             el("text", { x: L - 4, y: H - B, "text-anchor": "end" }, svg).textContent = +lo.toFixed(3);
             el("text", { x: W - R, y: H - 5, "text-anchor": "end" }, svg).textContent = duration.toFixed(2) + " s";
             el("text", { x: L, y: H - 5 }, svg).textContent = "0 s";
+            // A tick per frame of the clip under the plot, longer and numbered every few frames.
+            const c = clip(), every = Math.max(1, Math.ceil(c.seconds.length / 16));
+            c.seconds.forEach((t, k) => {
+              const long = k % every === 0;
+              el("line", { x1: x(t), x2: x(t), y1: H - B, y2: H - B + (long ? 5 : 3), stroke: "#999", class: "frame-tick" }, svg);
+              if (long && k > 0 && x(t) < W - R - 40) el("text", { x: x(t), y: H - 5, "text-anchor": "middle" }, svg).textContent = String(c.numbers[k]);
+            });
+            if (zero && lo < 0 && hi > 0) el("line", { x1: L, x2: W - R, y1: y(0), y2: y(0), stroke: "#ddd" }, svg);
             for (const m of marks || []) {
               el("line", { x1: x(m.t), x2: x(m.t), y1: T, y2: H - B, stroke: "#999", "stroke-dasharray": "3 3" }, svg);
               el("text", { x: x(m.t) + 2, y: T + 10 + (marks.indexOf(m) % 4) * 11 }, svg).textContent = m.label;
@@ -310,14 +325,53 @@ enum PreviewPlayer {
               flush();
               for (const key of s.keys || []) {
                 el("circle", { cx: x(key[0]), cy: y(key[1]), r: 3.5, fill: "#fff", stroke: colour, "stroke-width": 1.5 }, svg)
-                  .appendChild(el("title", {})).textContent = s.name + " = " + key[1] + " at " + key[0] + " s";
+                  .appendChild(el("title", {})).textContent = s.name + " = " + key[1] + " at " + key[0] + " s, then " + (key[3] || "");
               }
               el("text", { x: W - R - 4, y: T + 12 + i * 12, "text-anchor": "end", fill: colour }, svg).textContent = s.name;
             });
             const head = el("line", { y1: T, y2: H - B, stroke: "#e00", "stroke-width": 1 }, svg);
-            // The value at the playhead, above the plot on the right.
+            // The value at the playhead, above the plot on the right; under the pointer, the value there instead.
             const readout = marks ? null : el("text", { x: W - R, y: 11, "text-anchor": "end", class: "readout" }, svg);
-            playheads.push({ head, x, series, readout, unit: unit || "" });
+            const entry = { head, x, series, readout, unit: unit || "", hover: null };
+            playheads.push(entry);
+            const cursor = el("line", { y1: T, y2: H - B, stroke: "#555", "stroke-dasharray": "2 2", visibility: "hidden" }, svg);
+            svg.addEventListener("pointermove", (e) => {
+              const box = svg.getBoundingClientRect();
+              const px = (e.clientX - box.left) * (W / box.width);
+              const t = Math.max(0, Math.min(duration, (px - L) / (W - L - R) * duration));
+              entry.hover = t;
+              cursor.setAttribute("x1", x(t)); cursor.setAttribute("x2", x(t)); cursor.setAttribute("visibility", "visible");
+              if (readout) readout.textContent = describeAt(entry, t, true);
+              svg.dataset.hoverTime = String(t);
+            });
+            svg.addEventListener("pointerleave", () => {
+              entry.hover = null; cursor.setAttribute("visibility", "hidden"); updatePlayheads();
+            });
+          }
+          // Every series' value at time t, the frame it falls in and, under the pointer, the easing there.
+          function describeAt(p, t, hovering) {
+            const c = clip();
+            let k = 0;
+            for (let i = 0; i < c.seconds.length; i++) if (c.seconds[i] <= t + 1e-9) k = i;
+            const values = p.series.map((s) => {
+              const v = valueAt(s, t);
+              return (p.series.length > 1 ? s.name + " " : "") + (v === null ? "—" : +v.toFixed(3) + p.unit);
+            }).join(" · ");
+            let text = values + " at frame " + c.numbers[k] + ", " + t.toFixed(3) + " s";
+            if (hovering) {
+              const keys = (p.series[0].keys || []).filter((key) => key[0] <= t + 1e-9);
+              if (keys.length && keys[keys.length - 1][3]) text += " · " + keys[keys.length - 1][3];
+            }
+            return text;
+          }
+          // A series' rate of change per second, by central differences of its samples (null across gaps).
+          function velocity(s) {
+            const ts = s.times, vs = s.values, out = vs.map(() => null);
+            for (let k = 0; k < vs.length; k++) {
+              const a = Math.max(0, k - 1), b = Math.min(vs.length - 1, k + 1);
+              if (b > a && vs[a] !== null && vs[b] !== null && ts[b] > ts[a]) out[k] = (vs[b] - vs[a]) / (ts[b] - ts[a]);
+            }
+            return { name: s.name, times: ts, values: out, keys: [] };
           }
           function clipDuration(c) {
             const last = c.seconds[c.seconds.length - 1] || 0;
@@ -343,8 +397,13 @@ enum PreviewPlayer {
           // Every keyframe time of a node with how it leaves it: 0 hold, 1 linear, 2 eased (the strongest of its tracks).
           function keyTimes(node) {
             const map = new Map();
-            for (const cv of node.curves) for (const k of cv.keys) map.set(k[0], Math.max(map.get(k[0]) ?? 0, k[2] ?? 0));
-            return [...map.entries()].sort((a, b) => a[0] - b[0]);
+            const names = new Map();
+            for (const cv of node.curves) for (const k of cv.keys) {
+              if (!map.has(k[0]) || (k[2] ?? 0) > map.get(k[0])) names.set(k[0], k[3] || "");
+              map.set(k[0], Math.max(map.get(k[0]) ?? 0, k[2] ?? 0));
+            }
+            // [time, segment, the easing's name]: the strongest segment leaving that time.
+            return [...map.entries()].sort((a, b) => a[0] - b[0]).map(([t, seg]) => [t, seg, names.get(t)]);
           }
           function seekToX(x) {
             const c = clip(), d = clipDuration(c);
@@ -408,11 +467,14 @@ enum PreviewPlayer {
               label.title = g + " › " + node.name;
               const track = el("svg", { class: "tl-track", width: trackWidth, height: 20 });
               const keys = keyTimes(node);
-              keys.forEach(([t, seg], k) => {
+              keys.forEach(([t, seg, name], k) => {
                 const end = k + 1 < keys.length ? keys[k + 1][0] : null;
-                if (end !== null && seg === 1) el("rect", { x: x(t), y: 8, width: Math.max(1, x(end) - x(t)), height: 4, fill: "#6aa0e8" }, track);
-                if (end !== null && seg === 2) el("rect", { x: x(t), y: 7, width: Math.max(1, x(end) - x(t)), height: 6, fill: "#9b6ad8" }, track);
-                if (end !== null && seg === 0) el("line", { x1: x(t), x2: x(end), y1: 10, y2: 10, stroke: "#aaa", "stroke-dasharray": "2 2" }, track);
+                let mark = null;
+                if (end !== null && seg === 1) mark = el("rect", { x: x(t), y: 8, width: Math.max(1, x(end) - x(t)), height: 4, fill: "#6aa0e8" }, track);
+                if (end !== null && seg === 2) mark = el("rect", { x: x(t), y: 7, width: Math.max(1, x(end) - x(t)), height: 6, fill: "#9b6ad8" }, track);
+                if (end !== null && seg === 0) mark = el("line", { x1: x(t), x2: x(end), y1: 10, y2: 10, stroke: "#aaa", "stroke-dasharray": "2 2" }, track);
+                // The segment names its easing on hover.
+                if (mark && name) el("title", {}, mark).textContent = name;
               });
               for (const [t] of keys) el("polygon", { points: [[x(t), 5], [x(t) + 4, 10], [x(t), 15], [x(t) - 4, 10]].join(" "), fill: "#1d1d1f" }, track);
               attachSeeking(track);
@@ -476,9 +538,12 @@ enum PreviewPlayer {
                                 ["scale", ["scale.x", "scale.y"], ""], ["alpha", ["opacity"], ""]];
               // A nested node is graphed on the clip's time axis as its instance plays it; the last graph shows which
               // frame of its composition the instance shows (loops, holds and jumps at a glance).
+              const speed = $("velocity").checked;
               for (const [title, names, unit] of channels) {
-                const series = node.curves.filter((cv) => names.includes(cv.name));
-                if (series.length) graph(box, title, series, duration, title === "alpha" ? [0, 1] : null, null, unit);
+                let series = node.curves.filter((cv) => names.includes(cv.name));
+                if (!series.length) continue;
+                if (speed) graph(box, title + " velocity", series.map(velocity), duration, null, null, unit + "/s", true);
+                else graph(box, title, series, duration, title === "alpha" ? [0, 1] : null, null, unit);
               }
               if (node.nested) {
                 const times = node.curves.length ? node.curves[0].times : [];
@@ -512,12 +577,7 @@ enum PreviewPlayer {
             const t = c.seconds[state.index] || 0;
             for (const p of playheads) {
               p.head.setAttribute("x1", p.x(t)); p.head.setAttribute("x2", p.x(t));
-              if (p.readout) {
-                p.readout.textContent = p.series.map((s) => {
-                  const v = valueAt(s, t);
-                  return (p.series.length > 1 ? s.name + " " : "") + (v === null ? "—" : +v.toFixed(3) + p.unit);
-                }).join(" · ") + " at " + t.toFixed(3) + " s";
-              }
+              if (p.readout && p.hover === null) p.readout.textContent = describeAt(p, t, false);
             }
             const head = $("tl-playhead");
             if (head) {
@@ -571,6 +631,7 @@ enum PreviewPlayer {
           $("bg").addEventListener("change", applyBackground);
           $("bgcolor").addEventListener("input", () => { $("bg").value = "color"; applyBackground(); });
           $("onion").addEventListener("change", draw);
+          $("velocity").addEventListener("change", buildCurves);
           window.addEventListener("resize", () => { if ($("zoom").value === "fit") applyZoom(); });
           window.addEventListener("hashchange", readHash);
           document.addEventListener("keydown", (e) => {

@@ -29,6 +29,10 @@ enum PixelMath {
         return (t &+ (t >> 8)) >> 8
     }
 
+    /// `v / 255`, rounded to nearest, for any product of 0–255 values (up to 2²⁴).
+    @inline(__always)
+    static func div255(_ v: UInt32) -> UInt32 { (v &+ 127) / 255 }
+
     /// Maps an 8-bit alpha to a 0–256 weight so that 255 becomes exactly 256.
     @inline(__always)
     static func weight(_ alpha: UInt32) -> UInt32 { alpha &+ (alpha >> 7) }

@@ -219,12 +219,21 @@ public struct Rasterizer: Sendable {
                     }
                     if lo >= hi { continue }
                     let out = dst + y * targetWidth + area.x
+                    let row = scratch.colorRow
                     switch paint.blendMode {
-                    case .normal: Rasterizer.resolveMeshRow(scratch.colorRow, lo, hi, out, opacity, NormalBlender.self)
-                    case .add: Rasterizer.resolveMeshRow(scratch.colorRow, lo, hi, out, opacity, AddBlender.self)
-                    case .multiply:
-                        Rasterizer.resolveMeshRow(scratch.colorRow, lo, hi, out, opacity, MultiplyBlender.self)
-                    case .screen: Rasterizer.resolveMeshRow(scratch.colorRow, lo, hi, out, opacity, ScreenBlender.self)
+                    case .normal: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, NormalBlender.self)
+                    case .add: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, AddBlender.self)
+                    case .multiply: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, MultiplyBlender.self)
+                    case .screen: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, ScreenBlender.self)
+                    case .lighten: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, LightenBlender.self)
+                    case .darken: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, DarkenBlender.self)
+                    case .difference: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, DifferenceBlender.self)
+                    case .subtract: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, SubtractBlender.self)
+                    case .invert: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, InvertBlender.self)
+                    case .overlay: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, OverlayBlender.self)
+                    case .hardlight: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, HardLightBlender.self)
+                    case .alpha: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, AlphaBlender.self)
+                    case .erase: Rasterizer.resolveMeshRow(row, lo, hi, out, opacity, EraseBlender.self)
                     }
                 }
             }
@@ -343,6 +352,16 @@ public struct Rasterizer: Sendable {
         case .add: rows_(source, AddBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
         case .multiply: rows_(source, MultiplyBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
         case .screen: rows_(source, ScreenBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .lighten: rows_(source, LightenBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .darken: rows_(source, DarkenBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .difference: rows_(source, DifferenceBlender.self,
+            scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .subtract: rows_(source, SubtractBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .invert: rows_(source, InvertBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .overlay: rows_(source, OverlayBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .hardlight: rows_(source, HardLightBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .alpha: rows_(source, AlphaBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
+        case .erase: rows_(source, EraseBlender.self, scratch, region, rows, target, targetWidth, opacity, bulk)
         }
     }
 
@@ -414,6 +433,15 @@ public struct Rasterizer: Sendable {
         case .add: compositeRows(source, AddBlender.self, placed, dst, targetWidth, opacity)
         case .multiply: compositeRows(source, MultiplyBlender.self, placed, dst, targetWidth, opacity)
         case .screen: compositeRows(source, ScreenBlender.self, placed, dst, targetWidth, opacity)
+        case .lighten: compositeRows(source, LightenBlender.self, placed, dst, targetWidth, opacity)
+        case .darken: compositeRows(source, DarkenBlender.self, placed, dst, targetWidth, opacity)
+        case .difference: compositeRows(source, DifferenceBlender.self, placed, dst, targetWidth, opacity)
+        case .subtract: compositeRows(source, SubtractBlender.self, placed, dst, targetWidth, opacity)
+        case .invert: compositeRows(source, InvertBlender.self, placed, dst, targetWidth, opacity)
+        case .overlay: compositeRows(source, OverlayBlender.self, placed, dst, targetWidth, opacity)
+        case .hardlight: compositeRows(source, HardLightBlender.self, placed, dst, targetWidth, opacity)
+        case .alpha: compositeRows(source, AlphaBlender.self, placed, dst, targetWidth, opacity)
+        case .erase: compositeRows(source, EraseBlender.self, placed, dst, targetWidth, opacity)
         }
     }
 

@@ -51,9 +51,9 @@ public struct AtlasLibrary: Sendable {
         var imageIndex: [String: Int] = [:]
         let decoder = PNGDecoder()
         for (index, image) in document.assets.images.enumerated() where imageIndex[image.id] == nil {
-            let file = try AtlasLibrary.imageFile(image, index: index, in: folder)
+            let file = try AtlasLibrary.imageBytes(image, index: index, in: folder)
             do {
-                images.append(try decoder.decode(contentsOf: file.path))
+                images.append(try decoder.decode(file.bytes))
             } catch {
                 throw RenderError(.unreadableImage(id: image.id, path: file.display, reason: error.message))
             }
@@ -79,6 +79,14 @@ public struct AtlasLibrary: Sendable {
     public static func imageFile(_ image: AtlasImage, index: Int, in folder: InputFolder) throws(RenderError)
         -> (path: String, display: String)
     {
+        let file = try locate(image, index: index, in: folder)
+        return (file.path, file.display)
+    }
+
+    /// ``imageFile(_:index:in:)`` with the path relative to `folder` as well.
+    private static func locate(_ image: AtlasImage, index: Int, in folder: InputFolder) throws(RenderError)
+        -> (relative: String, path: String, display: String)
+    {
         let relative: String
         do { relative = try folder.resolve(image.path) } catch {
             let name = folder.displayName.isEmpty ? "its folder" : folder.displayName
@@ -90,7 +98,33 @@ public struct AtlasLibrary: Sendable {
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else {
             throw RenderError(.missingImage(id: image.id, path: folder.displayPath(of: relative)))
         }
-        return (path, folder.displayPath(of: relative))
+        return (relative, path, folder.displayPath(of: relative))
+    }
+
+    /// The bytes of atlas image `image` (element `index` of `assets.images`) and its file as messages name it: the
+    /// file ``imageFile(_:index:in:)`` finds, opened once and checked after opening to be inside `folder`
+    /// (``InputFolder/read(_:written:limit:)``), so a link swapped after the check cannot lead outside. Every reader
+    /// of atlas images' bytes (rendering, both exporters) reads them here.
+    ///
+    /// - Throws: ``RenderError`` when the path leads outside `folder`, before or after opening, or the file is
+    ///   missing or unreadable.
+    public static func imageBytes(_ image: AtlasImage, index: Int, in folder: InputFolder) throws(RenderError)
+        -> (bytes: [UInt8], display: String)
+    {
+        let file = try locate(image, index: index, in: folder)
+        do {
+            return (try folder.read(file.relative, written: image.path, limit: PNGDecoder.maximumFileSize),
+                    file.display)
+        } catch {
+            switch error {
+            case .outside(let outside):
+                let name = folder.displayName.isEmpty ? "its folder" : folder.displayName
+                throw RenderError(.imageOutsideFolder(id: image.id, field: "assets.images[\(index)].path",
+                                                      message: "the atlas image " + outside.message(folder: name)))
+            case .unreadable(let failure):
+                throw RenderError(.unreadableImage(id: image.id, path: file.display, reason: failure.reason))
+            }
+        }
     }
 
     /// Creates a library from bitmaps already in memory (tests, benchmarks), keyed like the document's images.
@@ -110,6 +144,19 @@ public struct AtlasLibrary: Sendable {
         }
         self.images = images
         self.mipmaps = images.map(AtlasLibrary.mipmapChain)
+        self.sprites = sprites
+    }
+
+    /// This library with the reduced copies drawing samples (``mipmaps``) made, when it was opened without them
+    /// (a library that cuts pictures, such as the Lottie exporter's, and then needs to draw some as `render` does).
+    public func withMipmaps() -> AtlasLibrary {
+        guard mipmaps.allSatisfy(\.isEmpty) else { return self }
+        return AtlasLibrary(images: images, mipmaps: images.map(AtlasLibrary.mipmapChain), sprites: sprites)
+    }
+
+    private init(images: [Bitmap], mipmaps: [[Bitmap]], sprites: [String: ResolvedSprite]) {
+        self.images = images
+        self.mipmaps = mipmaps
         self.sprites = sprites
     }
 

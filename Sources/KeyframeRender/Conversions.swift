@@ -19,15 +19,23 @@ extension PixelColorTransform {
 }
 
 extension PixelBlendMode {
-    /// The raster blend for a model blend mode; `nil` when the raster has no such mode (drawn as normal, and
-    /// reported once by the renderer).
-    init?(_ mode: BlendMode) {
+    /// The raster blend for a model blend mode. `layer` is normal here: what makes it differ (its content drawn
+    /// as one picture first) is the pose's group, not the pixel formula.
+    init(_ mode: BlendMode) {
         switch mode {
-        case .normal: self = .normal
+        case .normal, .layer: self = .normal
         case .add: self = .add
         case .multiply: self = .multiply
         case .screen: self = .screen
-        default: return nil
+        case .lighten: self = .lighten
+        case .darken: self = .darken
+        case .difference: self = .difference
+        case .subtract: self = .subtract
+        case .invert: self = .invert
+        case .overlay: self = .overlay
+        case .hardlight: self = .hardlight
+        case .alpha: self = .alpha
+        case .erase: self = .erase
         }
     }
 }

@@ -13,11 +13,17 @@ import KeyframeRaster
 ///
 /// What a filtered node shows (a ``Pose/FilterGroup``) is drawn once into an offscreen layer as large as its
 /// content grown by its filters' reach, filtered in place, then composited with the node's colour transform and
-/// blend mode, as Flash draws a filtered display object (raster.md, "Filters").
+/// blend mode, as Flash draws a filtered display object (raster.md, "Filters"). A node with a blend mode of its own
+/// that shows a nested composition is such a group too (without filters): Flash blends a display object's
+/// content as one picture. Items and groups with `alpha` or `erase` act on the picture of the group they are
+/// drawn into, and are not drawn where no group encloses them (raster.md, "Blend modes").
 public struct FrameRenderer: Sendable {
     private var rasterizer = Rasterizer()
     /// Offscreen layers (masked runs, masks, filtered groups) not in use; their storage is reused frame to frame.
     private var spare: [Bitmap] = []
+    /// Set while a masked run draws one blended unit into its own picture: the unit (an item or a group) is drawn
+    /// normally there, and the picture composited with the unit's mode after masking.
+    private var drawsNextUnitNormally = false
     /// Working memory of the filters.
     private var filterPlane: [UInt8] = []
     private var filterScratch: [UInt8] = []
@@ -27,8 +33,6 @@ public struct FrameRenderer: Sendable {
     /// Where the last ``renderReusingBuffer(_:scenes:framing:background:into:)`` drew: every pixel of that frame
     /// outside this rectangle is the background; `nil` after any other call.
     public var inkedRegion: PixelRect? { previousInk }
-    /// Model blend modes that the raster cannot draw and that were drawn as normal.
-    public private(set) var unsupportedBlendModes: Set<BlendMode> = []
 
     public init() {}
 
@@ -79,6 +83,12 @@ public struct FrameRenderer: Sendable {
             .bounds(of: pose.items[...], within: nil, library: library, view: framing.rootToDevice)
         draw(pose, library: library, framing: framing, into: &frame)
         previousInk = ink.intersection(frame.bounds)
+    }
+
+    /// The whole-pixel rectangle, in the space of `view`, that drawing `pose` can touch: its items' quads and mesh
+    /// vertices, each filtered group's grown by its filters' reach (empty when it draws nothing).
+    public static func inkedBounds(of pose: Pose, library: AtlasLibrary, view: Affine) -> PixelRect {
+        FilterLayout(pose: pose, view: view).bounds(of: pose.items[...], within: nil, library: library, view: view)
     }
 
     private mutating func beginReusing(_ frame: inout Bitmap, framing: Framing, background: RGBAColor) {
@@ -169,7 +179,7 @@ public struct FrameRenderer: Sendable {
                     drawGroup(child, items[index..<first.end], pose: pose, layout: layout, library: library,
                               view: view, into: &target)
                 } else {
-                    draw(items[index], library: library, view: view, into: &target)
+                    draw(items[index], enclosed: group != nil, library: library, view: view, into: &target)
                 }
                 index = first.end
                 continue
@@ -200,9 +210,47 @@ public struct FrameRenderer: Sendable {
         }
         guard !area.isEmpty else { return }
         let local = Affine.translation(Double(-area.x), Double(-area.y)).concatenating(view)
-        var layer = takeLayer(area)
-        drawUnits(run, group: group, maskBase: maskBase + masks.count, pose: pose, layout: layout, library: library,
-                  view: local, into: &layer)
+        // Units with a blend mode blend with what is behind the masked run, not with the run's own picture: each is
+        // drawn (normally) and masked on its own, then composited with its mode; the units between them share one
+        // masked picture, composited normally.
+        var start = run.startIndex
+        while start < run.endIndex {
+            var end = start
+            var mode = BlendMode.normal
+            while end < run.endIndex {
+                let unit = FrameRenderer.unit(run, at: end, in: group, pose: pose)
+                let own = FrameRenderer.mode(of: run[end], child: unit.child, pose: pose)
+                if PixelBlendMode(own) != .normal {
+                    if end == start { (end, mode) = (unit.end, own) }
+                    break
+                }
+                end = unit.end
+            }
+            if FrameRenderer.needsEnclosingGroup(mode) && group == nil {
+                start = end
+                continue
+            }
+            var layer = takeLayer(area)
+            drawsNextUnitNormally = mode != .normal
+            drawUnits(run[start..<end], group: group, maskBase: maskBase + masks.count, pose: pose, layout: layout,
+                      library: library, view: local, into: &layer)
+            drawsNextUnitNormally = false
+            applyMasks(masks, to: &layer, area: area, pose: pose, library: library, view: local)
+            rasterizer.composite(layer, x: area.x, y: area.y, paint: Paint(blendMode: PixelBlendMode(mode)),
+                                 into: &target)
+            spare.append(layer)
+            start = end
+        }
+    }
+
+    /// The blend mode a unit of a group is composited with: its child group's, or the item's own in the group.
+    private static func mode(of item: Pose.Item, child: Int?, pose: Pose) -> BlendMode {
+        child.map { pose.filterGroups[$0].blendMode } ?? item.inGroup?.blendMode ?? item.blendMode
+    }
+
+    /// Multiplies `layer` (covering `area`) by the coverage of each mask in `masks`.
+    private mutating func applyMasks(_ masks: [Int], to layer: inout Bitmap, area: PixelRect, pose: Pose,
+                                     library: AtlasLibrary, view local: Affine) {
         var mask = takeLayer(area)
         for maskIndex in masks {
             if pose.masks.indices.contains(maskIndex) {
@@ -217,9 +265,7 @@ public struct FrameRenderer: Sendable {
             layer.applyMask(mask)
             mask.clear()
         }
-        rasterizer.composite(layer, x: area.x, y: area.y, into: &target)
         spare.append(mask)
-        spare.append(layer)
     }
 
     /// The largest offscreen picture of a filtered group, in pixels, before the context around the frame is given
@@ -230,6 +276,8 @@ public struct FrameRenderer: Sendable {
     /// filters in order, then the layer composited with the group's colour transform and blend mode.
     private mutating func drawGroup(_ group: Int, _ run: ArraySlice<Pose.Item>, pose: Pose, layout: FilterLayout,
                                     library: AtlasLibrary, view: Affine, into target: inout Bitmap) {
+        let normally = drawsNextUnitNormally
+        drawsNextUnitNormally = false
         let content = layout.bounds(of: run, within: group, library: library, view: view)
         var area = content.grown(by: layout.margins[group].union(layout.reach[group]))
         // Content farther outside the target than the filters read cannot reach it.
@@ -246,8 +294,8 @@ public struct FrameRenderer: Sendable {
         for filter in layout.filters[group] {
             filter.apply(to: &layer, plane: &filterPlane, scratch: &filterScratch)
         }
-        let mode = pose.filterGroups[group].blendMode
-        if PixelBlendMode(mode) == nil { unsupportedBlendModes.insert(mode) }
+        let mode = normally ? .normal : pose.filterGroups[group].blendMode
+        if FrameRenderer.needsEnclosingGroup(mode) && pose.filterGroups[group].parent == nil { return }
         let paint = FrameRenderer.paint(pose.filterGroups[group].color, mode)
         rasterizer.composite(layer, x: area.x, y: area.y, paint: paint, into: &target)
         spare.append(layer)
@@ -284,17 +332,28 @@ public struct FrameRenderer: Sendable {
         return PixelRect(x: x0, y: y0, width: max(0, x1 - x0), height: max(0, y1 - y0))
     }
 
-    /// The paint of a colour transform and model blend mode (modes the raster lacks are drawn normal).
+    /// The paint of a colour transform and model blend mode.
     private static func paint(_ color: ColorTransform, _ mode: BlendMode) -> Paint {
-        Paint(opacity: 1, colorTransform: PixelColorTransform(color), blendMode: PixelBlendMode(mode) ?? .normal)
+        Paint(opacity: 1, colorTransform: PixelColorTransform(color), blendMode: PixelBlendMode(mode))
     }
 
+    /// Whether `mode` acts on the picture of an enclosing group, so that it draws nothing without one: Flash's
+    /// `alpha` and `erase` need a parent with `layer` (or another reason to be drawn as one picture), and Flash
+    /// Player, like Ruffle, leaves them out otherwise (raster.md, "Blend modes").
+    static func needsEnclosingGroup(_ mode: BlendMode) -> Bool { mode == .alpha || mode == .erase }
+
     /// Draws one item: with its colour and blend mode inside its innermost filter group when it has one (the
-    /// group's own are applied when the group's picture is composited), else its accumulated ones.
-    private mutating func draw(_ item: Pose.Item, library: AtlasLibrary, view: Affine, into target: inout Bitmap) {
+    /// group's own are applied when the group's picture is composited), else its accumulated ones. `enclosed` says
+    /// whether `target` is a group's picture (an `alpha` or `erase` item draws nothing elsewhere).
+    private mutating func draw(_ item: Pose.Item, enclosed: Bool = false, library: AtlasLibrary, view: Affine,
+                               into target: inout Bitmap) {
         guard let sprite = library.sprite(item.sprite) else { return }
-        let mode = item.inGroup?.blendMode ?? item.blendMode
-        if PixelBlendMode(mode) == nil { unsupportedBlendModes.insert(mode) }
+        var mode = item.inGroup?.blendMode ?? item.blendMode
+        if drawsNextUnitNormally {
+            drawsNextUnitNormally = false
+            mode = .normal
+        }
+        if !enclosed && FrameRenderer.needsEnclosingGroup(mode) { return }
         let paint = FrameRenderer.paint(item.inGroup?.color ?? item.color, mode)
         let image = library.images[sprite.image]
         if let mesh = item.mesh {

@@ -50,6 +50,11 @@ public struct RenderSession: Sendable {
     public var selection: FramePlan.Selection = .all
     /// What to frame.
     public var fit: Framing.Fit = .stage
+    /// A document rectangle every clip is framed to instead of its stage or content (`nil`: ``fit`` decides).
+    public var bounds: Rect? = nil
+    /// Framings pinned by clip (or script) name, e.g. those a golden set recorded; they win over ``fit`` and
+    /// ``bounds``. ``size``, when set, still scales the pinned rectangle to that size.
+    public var pinnedFramings: [String: Framing.Region] = [:]
     /// The output size; `nil` keeps one document pixel per output pixel.
     public var size: (width: Int, height: Int)?
     /// The colour behind the scene.
@@ -247,7 +252,14 @@ public struct RenderSession: Sendable {
         var framings: [(framing: Framing, fit: Framing.Fit)] = []
         var outputBytes = 0.0
         for sequence in sequences {
-            let framed = try Framing.make(plans: framingPlans(sequence, rate: rate), scenes: scenes, fit: fit, size: size)
+            let framed: (framing: Framing, fit: Framing.Fit)
+            if let region = pinnedFramings[sequence.name] {
+                framed = (try Framing(region: region, size: size), fit)
+            } else if let bounds {
+                framed = (try Framing.make(bounds: bounds, size: size), fit)
+            } else {
+                framed = try Framing.make(plans: framingPlans(sequence, rate: rate), scenes: scenes, fit: fit, size: size)
+            }
             framings.append(framed)
             outputBytes += Double(sequence.plans.count) * Double(framed.framing.width) * Double(framed.framing.height) * 4
         }
@@ -477,9 +489,10 @@ extension RenderSession {
         return found.sorted { $0.number < $1.number }
     }
 
-    /// Removes `path` when it is a regular file (never a folder, link or special file); returns whether it did.
+    /// Removes `path` when it is a regular file (never a folder, link or special file, nor an input of the running
+    /// command, ``AtomicFile/isProtectedInput(_:)``); returns whether it did.
     static func removeRegularFile(_ path: String) -> Bool {
-        guard let attributes = try? FileManager.default.attributesOfItem(atPath: path),
+        guard !AtomicFile.isProtectedInput(path), let attributes = try? FileManager.default.attributesOfItem(atPath: path),
             attributes[.type] as? FileAttributeType == .typeRegular
         else { return false }
         return (try? FileManager.default.removeItem(atPath: path)) != nil

@@ -129,7 +129,7 @@ public struct GoldenVerifier: Sendable {
         }
         guard let difference = BitmapDifference(actual, expected, tolerance: criteria.tolerance) else {
             return verdict(.sizeMismatch, "golden frame \(frame.fileName) is \(expected.width)×\(expected.height) "
-                + "but the render is \(actual.width)×\(actual.height) (different --size or --fit, or a changed stage?)")
+                + "but the render is \(actual.width)×\(actual.height)")
         }
         if difference.differingPixels == 0 || difference.differingShare <= criteria.maxDifferingShare {
             return verdict(.match, difference.differingPixels == 0

@@ -186,7 +186,21 @@ struct Batch: ParsableCommand {
         } catch {
             throw fail("\(error)")
         }
-        try Output.out(batchReport.summary())
+        try Output.out(batchReport.summary() + warningPreview(batchReport))
         if batchReport.hasFailures { throw ExitCode(1) }
+    }
+
+    /// The first warnings of the run, each with its export, and where to find the rest: what the summary's count
+    /// refers to (nothing in the build form, which prints every warning as it goes).
+    func warningPreview(_ report: BatchReport, limit: Int = 3) -> String {
+        guard diagnostics.format != .build else { return "" }
+        let all = report.results.flatMap { result in result.warnings.map { "\(result.id): \($0)" } }
+        guard !all.isEmpty else { return "" }
+        var text = all.prefix(limit).map { "\($0)\n" }.joined()
+        let rest = all.count - min(all.count, limit)
+        let more = rest > 0 ? "\(rest) more warning\(rest == 1 ? "" : "s"); " : ""
+        text += self.report.map { "\(more)every warning is in \($0)\n" }
+            ?? "\(more)--report FILE.json lists every warning with its export\n"
+        return text
     }
 }

@@ -90,7 +90,8 @@ struct BatchVerifyArguments: ParsableArguments {
         options.record = record
         options.fps = render.fps
         options.size = render.size.flatMap(RenderOptions.parseSize)
-        options.fit = render.fit
+        options.fit = render.fit ?? .stage
+        options.keepsGoldenFraming = render.fit == nil
         options.background = render.background.flatMap(RenderOptions.parseColor) ?? .transparent
         options.selection = render.selection
         options.png = render.png

@@ -7,7 +7,7 @@ struct Bench: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "Run a benchmark and print ratios against a baseline measured in the same run.",
         subcommands: [BenchConvert.self, BenchEngine.self, BenchRender.self, BenchPNG.self, BenchExport.self,
-                      BenchPreview.self, BenchBatch.self])
+                      BenchPreview.self, BenchBatch.self, BenchScaling.self])
 }
 
 /// `keyframe bench convert`: conversion against parsing the same bytes — `JSONSerialization`, node's `JSON.parse`

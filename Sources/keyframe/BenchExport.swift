@@ -31,6 +31,8 @@ struct BenchExport: ParsableCommand {
 
     @Flag(help: "Also export each input that has meshes with its meshes left out, and compare time and bytes.")
     var meshes = false
+    @Flag(help: ArgumentHelp("Remove every node's filters after the import: the baseline of filtered exports (their cost when the filters are left out rather than drawn into pictures)."))
+    var withoutFilters = false
 
     func validate() throws {
         try NumericBounds.repetitions.check(repetitions, "--repetitions")
@@ -44,6 +46,7 @@ struct BenchExport: ParsableCommand {
         configuration.options.jobs = jobs
         configuration.repetitions = repetitions
         configuration.comparesMeshes = meshes
+        configuration.withoutFilters = withoutFilters
         let results: [ExportBenchmark.Result]
         do throws(BenchmarkError) {
             let folders = try BenchmarkInputs.folders(inputs, defaultFolder: "../shared/corpus/animate_atlas")

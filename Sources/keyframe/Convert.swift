@@ -46,6 +46,7 @@ struct Convert: ParsableCommand {
                                                                           allowMissingImages: true),
                                          diagnostics: diagnostics.format)
         let document = loaded.document
+        try InputDocument.protect(loaded.commandInputs(), outputs: [output])
         try loaded.printWarnings()
         let bytes = compact ? JSONWriter.writeCompact(document.json) : document.jsonBytes()
         guard let output else {
@@ -66,7 +67,7 @@ struct Convert: ParsableCommand {
                 }),
                 "diagnostics": .array(document.diagnostics.map(\.json)),
             ]
-            try Output.out(JSONWriter.write(report) + [0x0A])
+            try Output.report(JSONWriter.write(report) + [0x0A])
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeyframeDiff
+import KeyframeFiles
 import KeyframeImport
 import KeyframeRender
 
@@ -51,20 +52,26 @@ struct Diff: ParsableCommand {
     }
 
     func run() throws {
-        let a = try side(before, assets: assetsBefore)
-        let b = try side(after, assets: assetsAfter)
+        var inputs = CommandInputs()
+        let a = try side(before, assets: assetsBefore, inputs: &inputs)
+        let b = try side(after, assets: assetsAfter, inputs: &inputs)
+        try InputDocument.protect(inputs, outputs: [html])
         let diff = DocumentDiff(before: a, after: b, options: DiffOptions(tolerance: tolerance))
         if let html {
             let page = DiffPage.html(diff, frames: DiffFrames(diff: diff, before: a, after: b))
             do { try writeAtomically(page, to: html) } catch { throw fail("\(error)") }
         }
-        try Output.out(json ? diff.jsonBytes : Array(diff.text.utf8))
+        // JSON escapes by its own rules; text goes through the terminal rule.
+        if json { try Output.out(diff.jsonBytes) } else { try Output.out(diff.text) }
         if diff.hasChanges { throw ExitCode(1) }
     }
 
     /// Imports `input` and, when its images can be read, decodes them (otherwise the diff says so).
-    private func side(_ input: String, assets: String?) throws -> DiffSide {
+    private func side(_ input: String, assets: String?, inputs: inout CommandInputs) throws -> DiffSide {
         let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: scaleFactor.value))
+        let assetsFolder = assets.map { InputFolder($0) } ?? loaded.inputFolder
+        InputDocument.add(loaded.document, folder: loaded.folder, format: loaded.format, mainFile: loaded.mainFile,
+                          assets: assetsFolder, to: &inputs)
         let folder = assets.map { URL(fileURLWithPath: $0) } ?? loaded.folder
         do {
             return DiffSide(label: input, document: loaded.document,

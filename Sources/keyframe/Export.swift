@@ -73,7 +73,7 @@ struct Export: ParsableCommand {
     @Option(help: "Clips exported in parallel (default: all cores). Output is identical for any value.")
     var jobs: Int?
 
-    @Flag(help: "Print nothing but errors and warnings (not the list of files written).")
+    @Flag(name: [.short, .long], help: "Print nothing but errors and warnings (not the list of files written).")
     var quiet = false
 
     @OptionGroup var diagnostics: DiagnosticsOption
@@ -98,6 +98,8 @@ struct Export: ParsableCommand {
         let loaded = try InputDocument.load(input, options: ImportOptions(strict: strict, scaleFactor: scaleFactor.value),
                                             diagnostics: diagnostics.format)
         let assetsFolder = assets.map { InputFolder($0) } ?? loaded.inputFolder
+        // Every file planned below is checked against these before the first is written.
+        try InputDocument.protect(loaded.commandInputs(assets: assetsFolder))
         try loaded.printWarnings()
         var options = ExportOptions(clips: clip.isEmpty ? nil : clip, strict: strict)
         if let coreAnimationFormat { options.coreAnimationFormat = coreAnimationFormat }

@@ -19,6 +19,10 @@ struct FrameSource {
     var options: RenderOptions
     /// Whether to keep warnings and the progress bar quiet.
     var quiet: Bool
+    /// Framings pinned by clip name (a golden set's stored framing), over `--fit`'s.
+    var pinnedFramings: [String: Framing.Region] = [:]
+    /// The files the command writes that it names before rendering (a page, a report): refused when one is an input.
+    var outputs: [String?] = []
 
     /// One rendered clip (or script run).
     struct Sequence {
@@ -48,10 +52,11 @@ struct FrameSource {
     ///
     /// - Throws: the ``ExitCode`` of ``fail(_:)`` for any input or render error.
     func render(into folder: URL) throws -> Result {
-        let input = try RenderInput.load(self.input, options: options, quiet: quiet)
+        let input = try RenderInput.load(self.input, options: options, quiet: quiet, outputs: outputs)
         let document = input.scene.document
         var session = RenderSession(scene: input.scene)
         options.configure(&session)
+        session.pinnedFramings = pinnedFramings
         session.outputFolder = folder
         session.contactSheet = nil
         let rate = options.fps ?? document.frameRate.framesPerSecond

@@ -21,6 +21,8 @@ struct InputDocument {
     /// The export's folder as every path its files name is resolved in (the default atlas-image folder): opened and
     /// named in messages as the user wrote it.
     var inputFolder: InputFolder
+    /// The file INPUT was detected by, relative to ``folder`` (`Animation.json`, a normalized document's file).
+    var mainFile: String
 
     /// How errors and warnings are printed (`--diagnostics-format`).
     var diagnostics: DiagnosticsFormat = .plain
@@ -39,7 +41,7 @@ struct InputDocument {
             let display = displayFolder(input: input)
             return InputDocument(input: input, document: document, folder: detected.folder, format: detected.format,
                                  displayFolder: display, inputFolder: InputFolder(display, mainFile: detected.file),
-                                 diagnostics: diagnostics)
+                                 mainFile: detected.file, diagnostics: diagnostics)
         } catch {
             switch diagnostics {
             case .plain: throw fail(describe(error, input: input))
@@ -77,6 +79,40 @@ struct InputDocument {
         // A LIBRARY/ folder: the export is the folder above it.
         if (trimmed as NSString).lastPathComponent == "LIBRARY" { return PathText.parent(trimmed) }
         return trimmed + "/.."
+    }
+
+    /// The files this document was read from — INPUT's file for a normalized document, else every file the import
+    /// read — and its atlas images in `assets` (the export's folder unless `--assets DIR`): what no output of the
+    /// command may replace.
+    func commandInputs(assets: InputFolder? = nil) -> CommandInputs {
+        var inputs = CommandInputs()
+        InputDocument.add(document, folder: folder, format: format, mainFile: mainFile,
+                          assets: assets ?? inputFolder, to: &inputs)
+        return inputs
+    }
+
+    /// Adds the files `document` was read from (in `folder`: `mainFile` for a normalized document, else the files
+    /// its provenance lists) and its atlas images in `assets` to `inputs`.
+    static func add(_ document: Document, folder: URL, format: DetectedFormat, mainFile: String, assets: InputFolder,
+                    to inputs: inout CommandInputs) {
+        inputs.add(folder.appendingPathComponent(mainFile).path)
+        if format != .keyframe {
+            for file in document.source.files { inputs.add(folder.appendingPathComponent(file).path) }
+        }
+        for (index, image) in document.assets.images.enumerated() {
+            if let file = try? AtlasLibrary.imageFile(image, index: index, in: assets) { inputs.add(file.path) }
+        }
+    }
+
+    /// Makes `inputs` the files no write of this command replaces, after checking `outputs` (the files the command
+    /// names before it writes anything) against them.
+    ///
+    /// - Throws: `ExitCode(1)` naming the first output that is an input.
+    static func protect(_ inputs: CommandInputs, outputs: [String?] = []) throws(ExitCode) {
+        for case let output? in outputs {
+            do { try inputs.check(output) } catch { throw fail("\(error)") }
+        }
+        AtomicFile.protect(inputs)
     }
 
     /// The message for an error reading the document's atlas images from `assets` (`--assets DIR`, or the export's

@@ -26,7 +26,8 @@ struct Inspect: ParsableCommand {
         let document = loaded.document
         if lottieReport { return try printLottieReport(loaded) }
         let summary = Summary(document)
-        try Output.out(json ? JSONWriter.write(summary.json) : Array(summary.text.utf8))
+        // JSON escapes by its own rules; text goes through the terminal rule.
+        if json { try Output.report(JSONWriter.write(summary.json)) } else { try Output.out(summary.text) }
     }
 }
 

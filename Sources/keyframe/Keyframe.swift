@@ -19,6 +19,7 @@ struct Keyframe: ParsableCommand {
     /// printed as `keyframe: error: …`; help and version text go through the checked ``Output``.
     static func main() {
         let arguments = CommandArguments.attachingNegativeNumbers(Array(CommandLine.arguments.dropFirst()))
+        GivenPaths.register(arguments: arguments)
         do {
             var command = try parseAsRoot(arguments)
             try command.run()

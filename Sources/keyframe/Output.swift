@@ -1,4 +1,5 @@
 import ArgumentParser
+import KeyframeJSON
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -16,13 +17,20 @@ enum Output {
     /// Writes `text` to standard output.
     ///
     /// - Throws: `ExitCode(1)` after saying on standard error why standard output could not be written.
+    /// Text goes through ``TerminalText/escape(_:)``: a name holding control characters never reaches a terminal
+    /// raw.
     static func out(_ text: String) throws(ExitCode) {
-        try out(Array(text.utf8))
+        try out(Array(TerminalText.escape(GivenPaths.relabel(text)).utf8))
     }
 
     /// Writes `text` and a line break to standard output.
     static func out(line text: String) throws(ExitCode) {
         try out(Array((text + "\n").utf8))
+    }
+
+    /// Writes a `--json` report to standard output, its paths as the user gave them (``GivenPaths``).
+    static func report(_ bytes: [UInt8]) throws(ExitCode) {
+        try out(GivenPaths.relabel(report: bytes))
     }
 
     /// Writes `bytes` to standard output.
@@ -37,7 +45,7 @@ enum Output {
     ///
     /// - Throws: `ExitCode(1)` when standard error cannot be written (there is nowhere left to say why).
     static func err(_ text: String) throws(ExitCode) {
-        if write(Array(text.utf8), to: STDERR_FILENO) != nil { throw ExitCode(1) }
+        if write(Array(TerminalText.escape(GivenPaths.relabel(text)).utf8), to: STDERR_FILENO) != nil { throw ExitCode(1) }
     }
 
     /// `keyframe: warning: …` for each diagnostic worth showing.

@@ -52,7 +52,8 @@ struct Play: ParsableCommand {
         let parsed: AnimatorScript
         var output = ""
         func flush() throws(ExitCode) {
-            try Output.out(output)
+            // JSON lines escape by JSON's rules; the table goes through the terminal rule.
+            if json { try Output.report(Array(output.utf8)) } else { try Output.out(output) }
             output = ""
         }
         do {
@@ -177,6 +178,9 @@ struct Play: ParsableCommand {
                 let given = written.hasPrefix("/") || displayFolder.isEmpty ? written : displayFolder + "/" + written
                 throw error.located(in: InputDocument.displayFolder(input: given))
             }
+            // Ticks and the table name the document as the script and the user wrote it.
+            GivenPaths.add(absolute: absolute,
+                           given: written.hasPrefix("/") || displayFolder.isEmpty ? written : displayFolder + "/" + written)
             loaded[absolute] = document
             return document
         }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyframePNG
 import KeyframePreview
 import KeyframeRender
 
@@ -45,11 +46,28 @@ struct Preview: ParsableCommand {
     @Option(help: "The page title (default: the document's name).")
     var title: String?
 
-    @Flag(help: "Print nothing but errors and warnings.")
+    @Flag(name: [.short, .long], help: "Print nothing but errors and warnings.")
     var quiet = false
 
     mutating func validate() throws {
         try NumericBounds.mebibytes.check(sizeWarning, "--size-warning")
+        if let size = options.size, let parsed = RenderOptions.parseSize(size),
+           parsed.width * parsed.height > Preview.maximumFramePixels {
+            throw ValidationError("--size \(size): a preview frame holds at most \(Preview.maximumFramePixels) pixels "
+                                  + "(\(parsed.width * parsed.height) asked), e.g. 8192x8192 or 16384x4096")
+        }
+    }
+
+    /// The most pixels one frame of a page may have: what the page's picture encoder decodes
+    /// (`PNGDecodingLimits.standard.maxPixels`).
+    static let maximumFramePixels = PNGDecodingLimits.standard.maxPixels
+
+    /// Refuses frames larger than ``maximumFramePixels`` (framed content without `--size`), naming the clip.
+    static func checkFrameSizes(_ rendered: FrameSource.Result) throws {
+        for sequence in rendered.sequences where sequence.framing.width * sequence.framing.height > maximumFramePixels {
+            throw fail("\(sequence.name): the frames are \(sequence.framing.width)×\(sequence.framing.height), more "
+                       + "than the \(maximumFramePixels) pixels a preview frame holds; choose a smaller --size")
+        }
     }
 
     func run() throws {
@@ -57,8 +75,10 @@ struct Preview: ParsableCommand {
         let scratch = framesFolder == nil ? try FrameSource.scratchFolder(.preview) : nil
         defer { scratch?.remove() }
         let folder = URL(fileURLWithPath: scratch?.path ?? framesFolder!).standardizedFileURL
-        let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet)
+        let source = FrameSource(input: input, clips: clip, script: script, options: options, quiet: quiet,
+                                 outputs: [output])
         let rendered = try source.render(into: folder)
+        try Preview.checkFrameSizes(rendered)
 
         let (bytes, summary) = try Preview.page(for: rendered, at: page, referencingFiles: framesFolder != nil,
                                                 title: title)

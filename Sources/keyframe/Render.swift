@@ -56,11 +56,13 @@ struct Render: ParsableCommand {
     @Flag(help: "Print what was written (files, sizes, clips, frames, diagnostics) as JSON instead of the summary.")
     var json = false
 
-    @Flag(help: "Print nothing but errors (and the --json report).")
+    @Flag(name: [.short, .long], help: "Print nothing but errors (and the --json report).")
     var quiet = false
 
     @Flag(help: "Write the frames even when none of them shows any sprite (otherwise that is an error).")
     var allowEmpty = false
+
+    @OptionGroup var diagnostics: DiagnosticsOption
 
     func validate() throws {
         if previewSheet != nil && (script != nil || contactSheet != nil || !clip.isEmpty || options.frames != nil
@@ -88,7 +90,9 @@ struct Render: ParsableCommand {
     var outputFolder: String { output ?? "." }
 
     func run() throws {
-        let loaded = try RenderInput.load(input, options: options, quiet: quiet)
+        let loaded = try RenderInput.load(input, options: options, quiet: quiet,
+                                          outputs: [contactSheet, animated, previewSheet],
+                                          diagnostics: diagnostics.format)
         let document = loaded.scene.document
         let scene = loaded.scene
         // --animated without -o: the frames are only a step towards the animation, in a private folder.
@@ -167,13 +171,14 @@ struct Render: ParsableCommand {
                 note: String? = nil) throws
     {
         if json {
-            try Output.out(JSONWriter.write(jsonReport(summaries, rate: rate, diagnostics: diagnostics, script: script)) + [0x0A])
+            try Output.report(JSONWriter.write(jsonReport(summaries, rate: rate, diagnostics: diagnostics, script: script)) + [0x0A])
             return
         }
         guard !quiet else { return }
         var text = ""
         for summary in summaries {
-            let fitNote = summary.fit != options.fit ? " (the document has no stage size; framed its content)" : ""
+            let fitNote = options.bounds == nil && summary.fit != (options.fit ?? .stage)
+                ? " (the document has no stage size; framed its content)" : ""
             let files = summary.paths.isEmpty ? "" : ": \(Render.describe(summary.paths))"
             let rateNote = script != nil ? " at \(NumericBounds.text(rate)) fps" : ""
             text += "\(summary.name): \(summary.frames.count) frame(s)\(rateNote), "

@@ -14,18 +14,29 @@ struct RenderInput {
     var loaded: InputDocument
     /// INPUT ready to draw.
     var scene: RenderScene
+    /// What the command reads (INPUT's files and atlas images; a script and its documents once played), protected
+    /// from every write of the command (``InputDocument/protect(_:outputs:)``).
+    var inputs: CommandInputs
 
     /// Imports `input` and decodes its atlases (from `options.assets` when given), printing the conversion's warnings
     /// unless `quiet`.
     ///
     /// - Throws: `ExitCode(1)` after printing the error.
-    static func load(_ input: String, options: RenderOptions, quiet: Bool) throws -> RenderInput {
-        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value))
+    /// `outputs` are the files the command names before it writes anything: each is refused if it is an input.
+    /// `diagnostics` is how import errors and warnings are printed (`render --diagnostics-format`).
+    static func load(_ input: String, options: RenderOptions, quiet: Bool, outputs: [String?] = [],
+                     diagnostics: DiagnosticsFormat = .plain) throws -> RenderInput
+    {
+        let loaded = try InputDocument.load(input, options: ImportOptions(scaleFactor: options.scaleFactor.value),
+                                            diagnostics: diagnostics)
         let assetsFolder = options.assets.map { InputFolder($0) } ?? loaded.inputFolder
+        let inputs = loaded.commandInputs(assets: assetsFolder)
+        try InputDocument.protect(inputs, outputs: outputs)
         // What the conversion could not represent also cannot be drawn: say so, as `convert` does.
         if !quiet { try loaded.printWarnings() }
         do {
-            return RenderInput(loaded: loaded, scene: try RenderScene(document: loaded.document, assetsFolder: assetsFolder))
+            return RenderInput(loaded: loaded, scene: try RenderScene(document: loaded.document, assetsFolder: assetsFolder),
+                               inputs: inputs)
         } catch {
             throw fail(loaded.describe(error, assets: options.assets))
         }
@@ -50,6 +61,8 @@ struct RenderInput {
     ///
     /// - Throws: `ExitCode(1)` after printing the error.
     func playScript(_ scriptPath: String, inputPath: String, rate: Double) throws -> ScriptRun {
+        var inputs = self.inputs
+        inputs.add(scriptPath)
         let url = URL(fileURLWithPath: scriptPath)
         let documents = Play.Documents(relativeTo: url.deletingLastPathComponent(),
                                        writtenAs: (scriptPath as NSString).deletingLastPathComponent)
@@ -71,14 +84,17 @@ struct RenderInput {
         for (path, document) in documents.loaded.sorted(by: { $0.key < $1.key }) where index[path] == nil {
             do {
                 let detected = try Importer.detect(URL(fileURLWithPath: path))
-                scenes.append(try RenderScene(document: document,
-                                              assetsFolder: InputFolder(detected.folder.path, mainFile: detected.file)))
+                let assets = InputFolder(detected.folder.path, mainFile: detected.file)
+                InputDocument.add(document, folder: detected.folder, format: detected.format, mainFile: detected.file,
+                                  assets: assets, to: &inputs)
+                scenes.append(try RenderScene(document: document, assetsFolder: assets))
             } catch {
                 throw fail("\(error)")
             }
             documentList.append(document)
             index[path] = scenes.count - 1
         }
+        try InputDocument.protect(inputs)
         let plans: [FramePlan]
         do { plans = try FramePlan.plans(for: ticks, scenes: index, documents: documentList) } catch {
             throw fail("\(error)")

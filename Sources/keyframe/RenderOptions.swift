@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import KeyframeEngine
+import KeyframeModel
 import KeyframePNG
 import KeyframeRaster
 import KeyframeRender
@@ -17,8 +18,12 @@ struct RenderOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Output size; the framed scene is scaled to fit and centred.", valueName: "WxH"))
     var size: String?
 
-    @Option(help: "What to frame: the document's stage, or the clip's content over all its frames.")
-    var fit: Framing.Fit = .stage
+    @Option(help: "What to frame: the document's stage (default), or the clip's content over all its frames.")
+    var fit: Framing.Fit?
+
+    @Option(help: ArgumentHelp("Frame this document rectangle instead of the stage or the content (with --size, "
+                               + "scaled to fit it).", valueName: "X,Y,W,H"))
+    var bounds: String?
 
     @Option(help: ArgumentHelp("Background colour (default: transparent).", valueName: "#RRGGBB[AA]"))
     var background: String?
@@ -53,6 +58,11 @@ struct RenderOptions: ParsableArguments {
         if let size, RenderOptions.parseSize(size) == nil {
             throw ValidationError("--size \(size): expected WIDTHxHEIGHT, each side \(NumericBounds.side), e.g. 512x512")
         }
+        if let bounds, RenderOptions.parseBounds(bounds) == nil {
+            throw ValidationError("--bounds \(bounds): expected X,Y,WIDTH,HEIGHT in document pixels, width and height "
+                                  + "above 0, e.g. -100,-200,200,300")
+        }
+        if bounds != nil && fit != nil { throw ValidationError("--bounds and --fit cannot be used together") }
         if let background, RenderOptions.parseColor(background) == nil {
             throw ValidationError("--background \(background): expected #RRGGBB or #RRGGBBAA")
         }
@@ -72,7 +82,8 @@ struct RenderOptions: ParsableArguments {
     /// Applies the rate, framing, background, PNG preset and job count to `session` (outputs are the caller's).
     func configure(_ session: inout RenderSession) {
         session.fps = fps
-        session.fit = fit
+        session.fit = fit ?? .stage
+        session.bounds = bounds.flatMap(RenderOptions.parseBounds)
         session.size = size.flatMap(RenderOptions.parseSize)
         session.background = background.flatMap(RenderOptions.parseColor) ?? .transparent
         session.png = PNGEncodingOptions(preset: png)
@@ -87,6 +98,20 @@ struct RenderOptions: ParsableArguments {
             let h = NumericBounds.side.wholeNumber(parts[1])
         else { return nil }
         return (w, h)
+    }
+
+    /// Whether the command line chose the framing (`--fit`, `--bounds` or `--size`), rather than leaving it to the
+    /// defaults or to a golden set's stored framing.
+    var choosesFraming: Bool { fit != nil || bounds != nil || size != nil }
+
+    /// `-10,-20.5,100,200` → the rectangle; coordinates within ±10⁹, width and height above 0.
+    static func parseBounds(_ text: String) -> Rect? {
+        let parts = text.split(separator: ",", omittingEmptySubsequences: false)
+            .map { Double($0.trimmingCharacters(in: .whitespaces)) }
+        guard parts.count == 4, let x = parts[0], let y = parts[1], let w = parts[2], let h = parts[3],
+            [x, y, w, h].allSatisfy({ $0.isFinite && abs($0) <= 1e9 }), w > 0, h > 0
+        else { return nil }
+        return Rect(x: x, y: y, width: w, height: h)
     }
 
     /// `#RRGGBB` or `#RRGGBBAA` (the `#` is optional).

@@ -22,6 +22,7 @@ struct CoreAnimationConformance {
         var meshTriangles = 0
         var flattenedTimelines = 0
         var maskShapes = 0
+        var filterPictures = 0
         var maxCornerError = 0.0
         var maxOpacityError = 0.0
         var failures: [String] = []
@@ -35,6 +36,7 @@ struct CoreAnimationConformance {
             meshTriangles += other.meshTriangles
             flattenedTimelines += other.flattenedTimelines
             maskShapes += other.maskShapes
+            filterPictures += other.filterPictures
             maxCornerError = max(maxCornerError, other.maxCornerError)
             maxOpacityError = max(maxOpacityError, other.maxOpacityError)
             failures += other.failures
@@ -42,8 +44,8 @@ struct CoreAnimationConformance {
 
         var description: String {
             "\(exports) exports, \(clips) clips, \(frames) frames, \(sprites) sprites, \(meshItems) mesh items (\(meshTriangles) triangles) and "
-                + "\(maskShapes) mask shapes compared, \(flattenedTimelines) nested timelines flattened; max corner error \(maxCornerError) px, "
-                + "max opacity error \(maxOpacityError)"
+                + "\(maskShapes) mask shapes compared (\(filterPictures) filter pictures), \(flattenedTimelines) nested timelines flattened; "
+                + "max corner error \(maxCornerError) px, max opacity error \(maxOpacityError)"
         }
     }
 
@@ -89,7 +91,7 @@ struct CoreAnimationConformance {
         for frame in 0..<frames {
             figures.frames += 1
             let pose = sampler.sample(clip: clip, time: Frames(Double(frame)))
-            let items = pose.items
+            let items = Self.drawnItems(pose)
             figures.meshItems += items.filter { $0.mesh != nil }.count
             let drawn = player.draw(at: Double(frame) / fps)
             func fail(_ message: String) {
@@ -133,6 +135,37 @@ struct CoreAnimationConformance {
             }
             for (layer, item) in zip(plain, expected) {
                 figures.sprites += 1
+                if item.sprite.hasPrefix(Self.filtered) {
+                    // A filtered node's picture: in the node's layer, on whole document pixels, with the node's alpha.
+                    let m = layer.transform
+                    let node = String(layer.name.dropFirst(Self.filtered.count))
+                    if !layer.name.hasPrefix(Self.filtered) || !item.path.hasSuffix("/" + node) {
+                        fail("draws \(layer.name) where the sampler draws the filtered \(item.path)")
+                    } else {
+                        // Every corner within the corner tolerance of the whole-pixel place (the timelines' lead of
+                        // 10⁻⁶ frame moves the node layer a little ahead, as it does sprites).
+                        let (w, h) = (layer.bounds[2], layer.bounds[3])
+                        let (x, y) = (m.tx.rounded(), m.ty.rounded())
+                        var error = 0.0
+                        for (u, v) in [(0.0, 0.0), (w, 0), (0, h), (w, h)] {
+                            let p = m.apply(Vector2(x: u, y: v))
+                            error = max(error, hypot(p.x - (u + x), p.y - (v + y)))
+                        }
+                        figures.maxCornerError = max(figures.maxCornerError, error)
+                        if !(error <= cornerTolerance) {
+                            fail("the picture of \(item.path) is not on whole document pixels: \(m)")
+                        }
+                    }
+                    figures.filterPictures += 1
+                    let expectedOpacity = min(max(item.color.alphaMultiplier, 0), 1)
+                    if !(abs(layer.opacity - expectedOpacity) <= opacityTolerance) {
+                        fail("\(item.path) picture opacity \(layer.opacity), sampler \(expectedOpacity)")
+                    }
+                    if layer.masks.count != item.masks.count {
+                        fail("the picture of \(item.path) has \(layer.masks.count) masks, the sampler \(item.masks.count)")
+                    }
+                    continue
+                }
                 guard layer.name == item.sprite, let sprite = sprites[item.sprite], let image = images[layer.image],
                     image.sprite == nil || image.sprite == item.sprite
                 else {
@@ -210,6 +243,47 @@ struct CoreAnimationConformance {
             worst = max(worst, ((ca.x - p.x) * (ca.x - p.x) + (ca.y - p.y) * (ca.y - p.y)).squareRoot())
         }
         return worst
+    }
+
+    /// The sprite name ``drawnItems(_:)`` gives a filtered node's picture (followed by the node's path).
+    static let filtered = "filtered:"
+
+    /// The items the layer tree draws for `pose`: every item outside filter groups, and for each outermost filter
+    /// group (a filtered node's content, drawn into pictures) one item named ``filtered`` with the node's path, its
+    /// colour and masks.
+    static func drawnItems(_ pose: Pose) -> [Pose.Item] {
+        var items: [Pose.Item] = []
+        var index = 0
+        for part in outermostGroups(pose) {
+            items += pose.items[index..<part.items.lowerBound]
+            let group = pose.filterGroups[part.group]
+            items.append(Pose.Item(sprite: filtered + group.path, transform: .identity, color: group.color,
+                                   blendMode: group.blendMode, masks: group.masks, path: group.path))
+            index = part.items.upperBound
+        }
+        items += pose.items[index...]
+        return items
+    }
+
+    /// The outermost groups of `pose` that have filters, with their items (consecutive), in order (a group without
+    /// filters, a symbol blended as one picture, is not drawn into a picture by the export).
+    static func outermostGroups(_ pose: Pose) -> [(items: Range<Int>, group: Int)] {
+        var parts: [(items: Range<Int>, group: Int)] = []
+        for (index, item) in pose.items.enumerated() {
+            var filtered: Int? = nil
+            var current = item.inGroup?.group
+            while let g = current {
+                if !pose.filterGroups[g].filters.isEmpty { filtered = g }
+                current = pose.filterGroups[g].parent
+            }
+            guard let group = filtered else { continue }
+            if let last = parts.last, last.group == group, last.items.upperBound == index {
+                parts[parts.count - 1].items = last.items.lowerBound..<(index + 1)
+            } else {
+                parts.append((index..<(index + 1), group))
+            }
+        }
+        return parts
     }
 
     /// The largest distance between where Core Animation and the sampler put each corner of the sprite's atlas

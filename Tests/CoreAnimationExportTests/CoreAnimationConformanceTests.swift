@@ -6,7 +6,8 @@ import XCTest
 /// Every frame of every clip of every bundled sample and corpus export, as Core Animation would show the exported
 /// layer tree, against the engine's `PoseSampler` (docs/conformance.md, "Core Animation export").
 final class CoreAnimationConformanceTests: XCTestCase {
-    static let samples = ["animate-bouncer-long", "animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot"]
+    static let samples = ["animate-bouncer-long", "animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot",
+                          "animate-blend"]
 
     func testSamplesMatchTheSamplerAtEveryFrame() throws {
         var figures = CoreAnimationConformance.Figures()

@@ -120,6 +120,18 @@ final class CoreAnimationRenderTests: XCTestCase {
         for image in document.assets.images {
             bitmaps[image.id] = try PNGDecoder().decode([UInt8](Data(contentsOf: assetsFolder.appendingPathComponent(image.path))))
         }
+        for image in tree.images where image.sprite == nil && !document.assets.images.contains(where: { $0.id == image.id }) {
+            // A filtered node's picture: one device pixel per document pixel, drawn whole at its layer's place.
+            let bytes = try XCTUnwrap(exported.companions.first { $0.relativePath == image.path }?.bytes, image.path)
+            bitmaps[image.id] = try PNGDecoder().decode(bytes)
+            let size = Size(width: image.pixelWidth, height: image.pixelHeight)
+            drawDocument.assets.images.append(AtlasImage(id: image.id, path: image.path, pixelSize: size,
+                                                         resolution: 1))
+            drawDocument.assets.sprites.append(Sprite(
+                id: image.id, name: image.id, image: image.id,
+                region: Rect(x: 0, y: 0, width: image.pixelWidth, height: image.pixelHeight), rotated: false,
+                origin: Vector2(x: 0, y: 0), size: size))
+        }
         for image in tree.images {
             guard let spriteID = image.sprite else { continue }
             let source = try XCTUnwrap(document.assets.sprites.first { $0.id == spriteID })
@@ -198,7 +210,8 @@ final class CoreAnimationRenderTests: XCTestCase {
     static func item(_ layer: CALayerTreePlayer.DrawnLayer, tree: CALayerTreeDocument, document: Document) throws -> Pose.Item {
         let image = try XCTUnwrap(tree.images.first { $0.id == layer.image })
         // A baked copy is drawn as the sprite `library(for:…)` made of it.
-        let spriteID = image.sprite != nil ? image.id : layer.name
+        let spriteID = image.sprite != nil || layer.name.hasPrefix(CoreAnimationConformance.filtered) ? image.id
+            : layer.name
         let sprite = try XCTUnwrap(document.assets.sprites.first { $0.id == spriteID }, "no sprite \(spriteID)")
         let r = layer.contentsRect, region = sprite.region
         let resolution = region.width / (sprite.rotated ? sprite.size.height : sprite.size.width)

@@ -40,7 +40,41 @@ final class BazelRuleTests: XCTestCase {
         text = text.replacingOccurrences(of: "path = \"../../.build/release\",",
                                          with: "path = \"\(BatchCLI.binary.deletingLastPathComponent().path)\",")
         try Data(text.utf8).write(to: file)
+        try addWalkLeft(to: copy)
         return copy
+    }
+
+    /// Adds to the workspace at `copy` a normalized walker whose clip `walk` is called `walk left`, and a target that
+    /// declares its Lottie file by that name: the CLI's own file name for it would be `walk_left.json`, so the build
+    /// passes only when the action writes the file the rule declares (before: `output 'walk-left.lottie/walk
+    /// left.json' was not created`).
+    private func addWalkLeft(to copy: URL) throws {
+        let folder = copy.appendingPathComponent("exports/walk-left")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let document = folder.appendingPathComponent("walker.json")
+        let walker = copy.appendingPathComponent("exports/animate-walker")
+        let convert = try BatchCLI.run(["convert", walker.path, "-o", document.path])
+        XCTAssertEqual(convert.status, 0, convert.stderr)
+        var object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(contentsOf: document)) as? [String: Any])
+        var clips = try XCTUnwrap(object["clips"] as? [[String: Any]])
+        for index in clips.indices where clips[index]["name"] as? String == "walk" { clips[index]["name"] = "walk left" }
+        object["clips"] = clips
+        try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]).write(to: document)
+        try FileManager.default.copyItem(at: walker.appendingPathComponent("spritemap1.png"),
+                                         to: folder.appendingPathComponent("spritemap1.png"))
+        let build = copy.appendingPathComponent("BUILD.bazel")
+        let text = try String(contentsOf: build, encoding: .utf8) + """
+
+            keyframe_convert(
+                name = "walk-left",
+                main = "exports/walk-left/walker.json",
+                srcs = glob(["exports/walk-left/**"]),
+                formats = ["lottie"],
+                clips = ["walk left"],
+            )
+
+            """
+        try Data(text.utf8).write(to: build)
     }
 
     override func tearDownWithError() throws {
@@ -163,7 +197,8 @@ final class BazelRuleTests: XCTestCase {
         // The example asks for normalized JSON of all four, Lottie of walker and hopbot, Core Animation of walker,
         // and a preview of walker.
         XCTAssertEqual(count(first, "KeyframeConvert"), 4)
-        XCTAssertEqual(count(first, "KeyframeExportLottie"), 2)
+        // Lottie: one action per declared clip file (walker's three, walk-left's one) and hopbot's folder.
+        XCTAssertEqual(count(first, "KeyframeExportLottie"), 5)
         XCTAssertEqual(count(first, "KeyframeExportCoreAnimation"), 1)
         XCTAssertEqual(count(first, "KeyframePreview"), 1)
         for spawn in first {
@@ -184,6 +219,13 @@ final class BazelRuleTests: XCTestCase {
         // preset, indentation and strictness.
         XCTAssertEqual(files(under: bin.appendingPathComponent("animate-walker.lottie")),
                        try exported("animate-walker", ["--to", "lottie"]), "walker lottie: bazel against keyframe export")
+        // A clip whose name the CLI would write otherwise (`walk_left.json`) is the file the rule declares.
+        let walkLeft = work.appendingPathComponent("walk-left.json")
+        let direct = try BatchCLI.run(["export", workspace.appendingPathComponent("exports/walk-left/walker.json").path,
+                                       "--to", "lottie", "--clip", "walk left", "-o", walkLeft.path])
+        XCTAssertEqual(direct.status, 0, direct.stderr)
+        XCTAssertEqual(try Data(contentsOf: bin.appendingPathComponent("walk-left.lottie/walk left.json")),
+                       try Data(contentsOf: walkLeft))
         let walkerCA = try exported("animate-walker", ["--to", "core-animation"])
         XCTAssertEqual(files(under: bin.appendingPathComponent("animate-walker.ca")), walkerCA,
                        "walker core-animation: bazel's tree against keyframe export")
@@ -210,7 +252,7 @@ final class BazelRuleTests: XCTestCase {
         // After a clean, the disk cache serves every action, tree artifacts included.
         XCTAssertEqual(try bazel(["clean"]).status, 0)
         let actions = keyframeSpawns(try build("third.json").spawns)
-        XCTAssertEqual(actions.count, 8)
+        XCTAssertEqual(actions.count, 11)
         XCTAssert(actions.allSatisfy { $0["remoteCacheHit"]?.boolValue == true },
                   "every action from the disk cache: \(actions.map { $0["remoteCacheHit"] ?? .null })")
         XCTAssertEqual(files(under: bin.appendingPathComponent("animate-walker.ca")), walkerCA, "the cached tree artifact")
@@ -228,6 +270,10 @@ final class BazelRuleTests: XCTestCase {
                                                 options: .regularExpression) != nil }, broken.output)
         XCTAssert(reported.contains { $0.range(of: #"^exports/bta-spinner/Animation\.json:\d+:\d+: error: "#,
                                                 options: .regularExpression) != nil }, broken.output)
+        // Each once: the export and preview actions wait for the conversion, which failed.
+        let flumpErrors = reported.filter { $0.hasPrefix("exports/flump-hopbot/library.json:") && $0.contains(": error: ") }
+        XCTAssertEqual(flumpErrors.count, 1, broken.output)
+        XCTAssertFalse(reported.contains { $0.hasPrefix("keyframe: error: ") }, "every error in the build form: \(broken.output)")
     }
 
     // MARK: - Remote cache
@@ -302,33 +348,13 @@ final class BazelRuleTests: XCTestCase {
         let folder = work.appendingPathComponent("buildgrid")
         try FileManager.default.createDirectory(at: folder.appendingPathComponent("cas"), withIntermediateDirectories: true)
         let config = folder.appendingPathComponent("server.yml")
-        try Data("""
-            server:
-              - !channel
-                address: "127.0.0.1:\(port)"
-                insecure-mode: true
-            authorization:
-              method: none
-            storages:
-              - !disk-storage &cas
-                path: \(folder.appendingPathComponent("cas").path)
-            caches:
-              - !lru-action-cache &actions
-                storage: *cas
-                max-cached-refs: 10000
-                allow-updates: true
-                cache-failed-actions: false
-            instances:
-              - name: ""
-                services:
-                  - !action-cache
-                    cache: *actions
-                  - !cas
-                    storage: *cas
-                  - !bytestream
-                    storage: *cas
-
-            """.utf8).write(to: config)
+        // The configuration the example ships, with this run's port and storage folder.
+        var text = try String(contentsOf: TestPaths.packageRoot.appendingPathComponent("bazel/example/buildgrid.yml"),
+                              encoding: .utf8)
+        XCTAssertTrue(text.contains("127.0.0.1:50051") && text.contains("/var/cache/buildgrid/cas"), text)
+        text = text.replacingOccurrences(of: "127.0.0.1:50051", with: "127.0.0.1:\(port)")
+            .replacingOccurrences(of: "/var/cache/buildgrid/cas", with: folder.appendingPathComponent("cas").path)
+        try Data(text.utf8).write(to: config)
         let logURL = folder.appendingPathComponent("server.log")
         _ = FileManager.default.createFile(atPath: logURL.path, contents: nil)
         let log = try FileHandle(forWritingTo: logURL)
@@ -358,14 +384,14 @@ final class BazelRuleTests: XCTestCase {
         // Two checkouts in different places, each with its own output base: what two machines would have.
         let other = try copyExample(to: "ws-other")
         let (_, first) = try build("remote-first.json", base: "base-a", flags: ["--remote_cache=\(cache)"])
-        XCTAssertEqual(keyframeSpawns(first).count, 8)
+        XCTAssertEqual(keyframeSpawns(first).count, 11)
         XCTAssert(keyframeSpawns(first).allSatisfy { $0["remoteCacheHit"]?.boolValue == false }, "a cold cache")
         let (log, second) = try build("remote-second.json", base: "base-b", in: other, flags: ["--remote_cache=\(cache)"])
         let conversions = keyframeSpawns(second)
-        XCTAssertEqual(conversions.count, 8)
+        XCTAssertEqual(conversions.count, 11)
         XCTAssert(conversions.allSatisfy { $0["remoteCacheHit"]?.boolValue == true },
                   "every conversion from BuildGrid: \(conversions.map { $0["remoteCacheHit"] ?? .null })")
-        XCTAssert(log.contains("8 remote cache hit"), log)
+        XCTAssert(log.contains("11 remote cache hit"), log)
         // The second output base's files are the first's, byte for byte (tree artifacts and declared clip files).
         let a = files(under: try bazelBin(base: "base-a"))
         let b = files(under: try bazelBin(base: "base-b", in: other))

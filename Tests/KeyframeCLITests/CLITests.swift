@@ -82,12 +82,12 @@ final class CLITests: XCTestCase {
     }
 
     func testStrictFailsOnWarnings() throws {
-        let frames = #"[{"I":0,"DU":1,"E":[{"ASI":{"N":"0000","M3D":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}},{"SI":{"SN":"s","ST":"G","B":"hardlight","M3D":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}}]}]"#
+        let frames = #"[{"I":0,"DU":1,"E":[{"ASI":{"N":"0000","M3D":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}},{"SI":{"SN":"s","ST":"G","B":"frobnicate","M3D":[1,0,0,0,0,1,0,0,0,0,1,0,0,0,0,1]}}]}]"#
         let symbols = #"{"SN":"s","TL":{"L":[{"LN":"a","FR":[{"I":0,"DU":1,"E":[]}]}]}}"#
         let fixture = try AnimateFixture(animation: AnimateFixture.animation(frames: frames, symbols: symbols))
         let lenient = try run(["convert", fixture.folder.path])
         XCTAssertEqual(lenient.status, 0)
-        XCTAssert(lenient.stderr.contains("blend-mode-not-rendered"), lenient.stderr)
+        XCTAssert(lenient.stderr.contains("unknown-blend-mode"), lenient.stderr)
         let strict = try run(["convert", fixture.folder.path, "--strict"])
         XCTAssertEqual(strict.status, 1)
         XCTAssert(strict.stderr.contains("--strict: 1 diagnostic(s)"), strict.stderr)

@@ -42,7 +42,11 @@ final class PreviewBrowserTests: XCTestCase {
         let rect = try chromium.rect(of: "view")
         let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width,
                                                               height: rect.height))
-        let expected = try PNGDecoder().decode(contentsOf: framePath)
+        // Fit enlarges small frames by whole factors: the screen then shows each frame pixel as a k × k square.
+        let scale = try XCTUnwrap(Double(chromium.evaluate("document.getElementById('view').dataset.scale") as? String ?? "1"))
+        let factor = Int(scale)
+        XCTAssertEqual(Double(factor), scale, "\(message): an enlarged frame is enlarged by a whole factor", file: file, line: line)
+        let expected = Self.magnified(try PNGDecoder().decode(contentsOf: framePath), by: max(1, factor))
         let comparison = BitmapComparison.compare(shot, expected, tolerance: 1)
         if !comparison.matches {
             var encoder = PNGEncoder(options: .fast)
@@ -51,6 +55,16 @@ final class PreviewBrowserTests: XCTestCase {
                                       encoder: { try encoder.encode($0) })
         }
         XCTAssertTrue(comparison.matches, "\(message): \(comparison.summary)", file: file, line: line)
+    }
+
+    /// `bitmap` with every pixel repeated as a `factor` × `factor` square (what crisp magnification shows).
+    static func magnified(_ bitmap: Bitmap, by factor: Int) -> Bitmap {
+        guard factor > 1 else { return bitmap }
+        var out = Bitmap(width: bitmap.width * factor, height: bitmap.height * factor)
+        for y in 0..<out.height {
+            for x in 0..<out.width { out.setPixel(x: x, y: y, bitmap.pixel(x: x / factor, y: y / factor)) }
+        }
+        return out
     }
 
     func current(_ chromium: ChromiumSession) throws -> (clip: String, frame: Int) {
@@ -131,9 +145,12 @@ final class PreviewBrowserTests: XCTestCase {
         try chromium.wait(for: "keyframePreview.isDrawn()")
         let rect = try chromium.rect(of: "view")
         let shot = try PNGDecoder().decode(chromium.screenshot(x: rect.x, y: rect.y, width: rect.width, height: rect.height))
-        let onionComparison = BitmapComparison.compare(shot, blended, tolerance: 3)
+        // The frame is enlarged by a whole factor (fit): each frame pixel a square on screen.
+        let factor = max(1, Int(try XCTUnwrap(Double(chromium.evaluate("document.getElementById('view').dataset.scale") as? String ?? "1"))))
+        let onionComparison = BitmapComparison.compare(shot, Self.magnified(blended, by: factor), tolerance: 3)
         XCTAssertTrue(onionComparison.matches, "onion skin: \(onionComparison.summary)")
-        XCTAssertFalse(BitmapComparison.compare(shot, pictures[1], tolerance: 3).matches, "onion skin changes nothing")
+        XCTAssertFalse(BitmapComparison.compare(shot, Self.magnified(pictures[1], by: factor), tolerance: 3).matches,
+                       "onion skin changes nothing")
         try chromium.click(x: onion.x + onion.width / 2, y: onion.y + onion.height / 2)
         try assertScreenShows(chromium, frames.appendingPathComponent("walk-0005.png").path, "onion skin off")
 
@@ -259,6 +276,8 @@ final class PreviewBrowserTests: XCTestCase {
         func frame(_ k: Int) -> String { frames.appendingPathComponent(String(format: "spinner-%04d.png", k)).path }
         try chromium.navigate(page.absoluteURL.absoluteString)
         try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        // The frame at 1× (fit would enlarge it 3×), so every timeline row stays inside the window for the clicks.
+        try chromium.evaluate("(() => { const z = document.getElementById('zoom'); z.value = '1'; z.dispatchEvent(new Event('change')); })()")
 
         // Where frame k's time falls (the middle of its 1/24 s) on a track: the row of node NAME, or the ruler.
         func point(_ track: String, frame k: Int) throws -> (x: Double, y: Double) {
@@ -322,6 +341,98 @@ final class PreviewBrowserTests: XCTestCase {
         XCTAssertEqual(above[2], "wheel", "the wheel's layer is the row above its instance")
         try chromium.press(key: "ArrowDown", code: "ArrowDown", keyCode: 40)
         XCTAssertEqual(try XCTUnwrap(chromium.evaluate(selected) as? [String]), before)
+    }
+
+    /// Fit fills the window both ways: the walker (54 × 138) is enlarged by the largest whole factor that fits, its
+    /// pixels square (the screen is render's frame with each pixel repeated). The spinner's curves read out under the
+    /// pointer — value, frame and the tween's easing, named as the source defines it (Samples/README.md: a custom ease
+    /// of two cubic segments) — carry a tick per frame, and switch to velocity.
+    func testFitEnlargesAndCurvesReadUnderThePointer() throws {
+        let chromium = try browser(width: 1000, height: 900)
+        let root = try TestPaths.temporaryFolder("preview-browser-fit")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let frames = root.appendingPathComponent("frames")
+        let page = root.appendingPathComponent("walker.html")
+        let options = ["--background", "#336699", "--clip", "walk", "--quiet"]
+        XCTAssertEqual(try CLIRunner.run(["render", walker, "-o", frames.path] + options).status, 0)
+        XCTAssertEqual(try CLIRunner.run(["preview", walker, "-o", page.path] + options).status, 0)
+        try chromium.navigate(page.absoluteURL.absoluteString + "#frame=3")
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        let fit = try XCTUnwrap(chromium.evaluate("""
+            [Number(document.getElementById('view').dataset.scale), document.documentElement.clientWidth - 40,
+             window.innerHeight * 0.62, keyframePreview.data.clips[0].width, keyframePreview.data.clips[0].height]
+            """) as? [Double])
+        let (scale, roomX, roomY, width, height) = (fit[0], fit[1], fit[2], fit[3], fit[4])
+        XCTAssertEqual(scale, (min(roomX / width, roomY / height)).rounded(.down), "the largest whole factor that fits")
+        XCTAssertGreaterThanOrEqual(scale, 3, "a 54 × 138 character in a 1000 × 900 window is not a thumbnail")
+        try assertScreenShows(chromium, frames.appendingPathComponent("walk-0003.png").path, "walk frame 3 enlarged")
+        if DocScreenshot.enabled {
+            let stage = try chromium.rect(of: "stage")
+            try DocScreenshot.save(chromium, "preview-fit", x: 0, y: 0, width: 1000, height: stage.y + stage.height + 90)
+        }
+
+        // The spinner's wheel: hover over its rotation graph at frame 8, inside the eased tween.
+        let spinner = TestPaths.packageRoot.appendingPathComponent("Samples/bta-spinner").path
+        let spinnerPage = root.appendingPathComponent("spinner.html")
+        XCTAssertEqual(try CLIRunner.run(["preview", spinner, "-o", spinnerPage.path, "--quiet"]).status, 0)
+        try chromium.navigate(spinnerPage.absoluteURL.absoluteString)
+        try chromium.wait(for: "window.keyframePreview && keyframePreview.ready")
+        let wheel = try XCTUnwrap(chromium.evaluate("""
+            keyframePreview.data.clips[0].nodes.findIndex(n => n.curves.some(c => c.name === 'rotation' && c.keys.length > 1))
+            """) as? Int)
+        XCTAssertGreaterThanOrEqual(wheel, 0)
+        try chromium.evaluate("keyframePreview.selectNode(\(wheel), false)")
+        let fps = try XCTUnwrap(chromium.evaluate("keyframePreview.data.clips[0].fps") as? Double)
+        let curve = "keyframePreview.data.clips[0].nodes[\(wheel)].curves.find(c => c.name === 'rotation')"
+        func graph(_ title: String) -> String {
+            "[...document.querySelectorAll('#curves svg')].find(g => g.querySelector('text').textContent === '\(title)')"
+        }
+        /// Moves the pointer over graph `title` at frame 8 and returns its readout.
+        func readout(_ title: String) throws -> String {
+            let value = try chromium.evaluate("""
+                (() => { const g = \(graph(title)); g.scrollIntoView({ block: 'center' }); const r = g.getBoundingClientRect();
+                         const d = keyframePreview.timeline.duration();
+                         return [r.left + (56 + 8.5 / \(fps) / d * (640 - 66)) * r.width / 640, r.top + r.height / 2]; })()
+                """)
+            let point = try XCTUnwrap(value as? [Double], "no graph \(title)")
+            _ = try chromium.send("Input.dispatchMouseEvent", ["type": "mouseMoved", "x": point[0], "y": point[1]])
+            return try XCTUnwrap(chromium.evaluate("\(graph(title)).querySelector('text.readout').textContent") as? String)
+        }
+        XCTAssertEqual(try chromium.evaluate("\(graph("rotation")).querySelectorAll('line.frame-tick').length") as? Int,
+                       try chromium.evaluate("keyframePreview.data.clips[0].numbers.length") as? Int, "a tick per frame")
+        let text = try readout("rotation")
+        XCTAssertTrue(text.contains("° at frame 8, 0.35"), text)
+        XCTAssertTrue(text.hasSuffix(" · custom ease (2 Bézier segments)"), text)
+        XCTAssertEqual(try chromium.evaluate("""
+            [...document.querySelectorAll('.tl-row[data-node="\(wheel)"] svg rect title')].map(t => t.textContent)
+            """) as? [String], ["custom ease (2 Bézier segments)"], "the timeline's eased bar names its easing")
+        if DocScreenshot.enabled {
+            // For docs/cli.md: the rotation graph read under the pointer.
+            let box = try XCTUnwrap(chromium.evaluate("""
+                (() => { const r = \(graph("rotation")).getBoundingClientRect();
+                         return [r.left + window.scrollX, r.top + window.scrollY, r.width, r.height]; })()
+                """) as? [Double])
+            try DocScreenshot.save(chromium, "preview-curve", x: box[0], y: box[1], width: box[2], height: box[3])
+        }
+        // The value read out is the curve's own samples (4 per frame) interpolated at the time under the pointer.
+        let expectedValue = try XCTUnwrap(chromium.evaluate("""
+            (() => { const c = \(curve), t = Number(\(graph("rotation")).dataset.hoverTime);
+                     let k = 0; while (c.times[k + 1] <= t) k++;
+                     return c.values[k] + (c.values[k + 1] - c.values[k]) * (t - c.times[k]) / (c.times[k + 1] - c.times[k]); })()
+            """) as? Double)
+        XCTAssertEqual(try XCTUnwrap(Double(text.prefix { $0 != "°" }), text), expectedValue, accuracy: 1e-3)
+
+        // Velocity: the same place reads the change per second, from central differences of the samples.
+        try chromium.evaluate("document.getElementById('velocity').click()")
+        let speed = try readout("rotation velocity")
+        let expectedSpeed = try XCTUnwrap(chromium.evaluate("""
+            (() => { const c = \(curve), t = Number(\(graph("rotation velocity")).dataset.hoverTime);
+                     const v = (i) => (c.values[i + 1] - c.values[i - 1]) / (c.times[i + 1] - c.times[i - 1]);
+                     let k = 0; while (c.times[k + 1] <= t) k++;
+                     return v(k) + (v(k + 1) - v(k)) * (t - c.times[k]) / (c.times[k + 1] - c.times[k]); })()
+            """) as? Double)
+        XCTAssertEqual(try XCTUnwrap(Double(speed.prefix { $0 != "°" }), speed), expectedSpeed, accuracy: 1e-2)
+        XCTAssertTrue(speed.contains("°/s at frame 8"), speed)
     }
 
     /// A corpus character of 80 frames (DragonBones' dragon standing, at 220 × 268): on a virtual clock that runs only

@@ -89,12 +89,16 @@ final class PreviewCLITests: XCTestCase {
         let animated = nodes.filter { $0["animated"] as? Bool == true }
         XCTAssertEqual(animated.count, 1, "only the wheel moves: \(nodes.map { $0["name"] ?? "?" })")
         let curves = try XCTUnwrap(animated.first?["curves"] as? [[String: Any]])
-        func curve(_ name: String) throws -> (times: [Double], values: [Double], keys: [[Double]]) {
+        // A key is [seconds, value, segment, the easing's name].
+        func curve(_ name: String) throws -> (times: [Double], values: [Double], keys: [[Double]], easings: [String]) {
             let found = try XCTUnwrap(curves.first { $0["name"] as? String == name }, "no \(name) curve")
+            let keys = found["keys"] as? [[Any]] ?? []
             return (found["times"] as? [Double] ?? [], found["values"] as? [Double] ?? [],
-                    found["keys"] as? [[Double]] ?? [])
+                    keys.map { $0.compactMap { ($0 as? NSNumber)?.doubleValue } }, keys.compactMap { $0.last as? String })
         }
         let rotation = try curve("rotation")
+        XCTAssertEqual(rotation.easings, ["custom ease (2 Bézier segments)", "hold (last keyframe)"],
+                       "the tween's CV custom ease (Samples/README.md), then the held last key")
         let turned = try XCTUnwrap(rotation.values.last) - rotation.values[0]
         XCTAssertEqual(abs(turned), 450, accuracy: 1e-6)
         XCTAssertEqual(rotation.times.last ?? 0, 1.0, accuracy: 1e-9, "24 frames at 24 fps")

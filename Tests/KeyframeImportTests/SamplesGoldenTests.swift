@@ -23,7 +23,7 @@ private let samplesFolder = importTestsFolder.deletingLastPathComponent().deleti
 final class SamplesGoldenTests: XCTestCase {
     /// The samples make-samples.py writes; a sample added to the generator should be added here too.
     static let expectedSamples = [
-        "animate-bouncer-long", "animate-glow", "animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot",
+        "animate-blend", "animate-bouncer-long", "animate-glow", "animate-walker", "bta-spinner", "dragonbones-waver", "flump-hopbot",
     ]
 
     // MARK: Goldens
@@ -31,6 +31,7 @@ final class SamplesGoldenTests: XCTestCase {
     func testAnimateWalkerGolden() throws { try checkGolden("animate-walker") }
     func testAnimateBouncerLongGolden() throws { try checkGolden("animate-bouncer-long") }
     func testAnimateGlowGolden() throws { try checkGolden("animate-glow") }
+    func testAnimateBlendGolden() throws { try checkGolden("animate-blend") }
     func testBTASpinnerGolden() throws { try checkGolden("bta-spinner") }
     func testFlumpHopbotGolden() throws { try checkGolden("flump-hopbot") }
     func testDragonBonesWaverGolden() throws { try checkGolden("dragonbones-waver") }

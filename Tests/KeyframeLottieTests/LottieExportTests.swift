@@ -141,7 +141,8 @@ final class LottieExportTests: XCTestCase {
                     for index in chosen {
                         let plan = plans[index]
                         let context = "\(sample)/\(clip.name) [\(profile)] frame \(index)"
-                        let items = sampler.sample(clip: clip, time: plan.layers[0].time).items
+                        let pose = sampler.sample(clip: clip, time: plan.layers[0].time)
+                        let items = LottieConformanceSubject.pictureItems(pose, library: library, framing: framing)
                         var layers = try lottie.drawn(at: Double(index))
                         let expectedCount = items.reduce(0) { $0 + (Self.meshTriangles($1)?.count ?? 1) }
                         guard layers.count == expectedCount else {
@@ -158,6 +159,18 @@ final class LottieExportTests: XCTestCase {
                             }
                             let shown = layers.removeFirst()
                             let layer = shown.layer
+                            if item.sprite == LottieConformanceSubject.filteredPicture {
+                                // A filtered node's picture, drawn on the canvas's pixels: a whole-pixel translation.
+                                let m = shown.world
+                                XCTAssertTrue(layer.refID?.contains("_filtered_") ?? false,
+                                              "\(context): \(layer.name) shows \(layer.refID ?? "-") for \(item.path)")
+                                XCTAssertTrue(abs(m.a - 1) < 1e-5 && abs(m.d - 1) < 1e-5 && abs(m.b) < 1e-9
+                                              && abs(m.c) < 1e-9 && abs(m.tx - m.tx.rounded()) <= LottieTolerance.corner
+                                              && abs(m.ty - m.ty.rounded()) <= LottieTolerance.corner,
+                                              "\(context): the picture of \(item.path) is not on whole pixels: \(m)")
+                                XCTAssertEqual(shown.opacity, 1, accuracy: 1e-9, "\(context): \(layer.name) opacity")
+                                continue
+                            }
                             guard let sprite = library.sprite(item.sprite), let refID = layer.refID,
                                 let picture = lottie.images[refID]
                             else { XCTFail("\(context): \(layer.name) has no picture"); continue }

@@ -8,9 +8,10 @@ import KeyframeRender
 import KeyframeTestSupport
 import XCTest
 
-/// Filters never reach a Lottie file (the specification defines no effects; docs/lottie.md), and the export says so:
-/// each filter a clip shows is a warning naming its node and kind, the clip's report lists it as dropped, and
-/// `--strict` fails. A report never shows "dropped: none" beside a warning.
+/// Filters `keyframe render` draws (blur, glow, drop shadow, adjust colour) reach a Lottie file as pictures of the
+/// filtered nodes drawn with them (docs/lottie.md); filters nothing draws (bevels) are left out, and the export says
+/// so: a warning naming the node and kind, the report listing it as dropped, and `--strict` failing. A report never
+/// shows "dropped: none" beside a warning.
 final class LottieFilterReportTests: XCTestCase {
     /// `AnimateFixture.filtered` with a real 4 × 4 atlas picture, so the export can cut its sprite.
     func filteredExport() throws -> (Document, AtlasLibrary) {
@@ -23,49 +24,40 @@ final class LottieFilterReportTests: XCTestCase {
         return (document, try AtlasLibrary(document: document, folder: fixture.folder))
     }
 
-    func testEveryFilterAClipShowsIsAWarningAndADroppedEntry() throws {
+    func testEveryDrawnFilterAClipShowsIsBakedNotDropped() throws {
         let (document, library) = try filteredExport()
         XCTAssertEqual(document.clips.map(\.name), ["first", "second", "filtered"])
-        // Frame 0 shows the glowing instance only; frame 1 also the adjusted one.
-        let expected: [String: Set<String>] = [
-            "first": ["glow", "blur"],
-            "second": ["glow", "blur", "adjustColor"],
-            "filtered": ["glow", "blur", "adjustColor"],
-        ]
+        // Frame 0 shows the glowing instance only; frame 1 also the adjusted one: one picture per filtered node
+        // and frame.
+        let expected: [String: Int] = ["first": 1, "second": 2, "filtered": 2]
         for profile in LottieExportSettings.Profile.allCases {
             var options = ExportOptions()
             options.lottie.profile = profile
+            options.strict = true
             let (result, reports) = try LottieExporter().exportWithReports(document, library: library,
                                                                           clips: document.clips, options: options)
+            XCTAssertFalse(result.diagnostics.contains { $0.severity == .warning }, "\(result.diagnostics)")
             for clip in document.clips {
                 let report = try XCTUnwrap(reports[clip.name])
-                let kinds = Set(report.dropped.compactMap { entry -> String? in
-                    guard let range = entry.range(of: #" \((\w+) filter\)$"#, options: .regularExpression) else { return nil }
-                    return String(entry[range].dropFirst(2).dropLast(" filter)".count))
+                XCTAssertEqual(report.dropped, [], "\(profile) \(clip.name)")
+                XCTAssertNotNil(report.flattened, "\(profile) \(clip.name): filtered clips are written flattened")
+                XCTAssertGreaterThanOrEqual(report.bakedFilterPictures, 1, report.summary)
+                XCTAssertLessThanOrEqual(report.bakedFilterPictures, expected[clip.name] ?? 0, report.summary)
+                XCTAssertTrue(report.summary.contains("baked filter pictures"), report.summary)
+                XCTAssertTrue(result.diagnostics.contains {
+                    $0.code == "lottie-filter-baked" && $0.message.hasPrefix("clip \"\(clip.name)\"")
                 })
-                XCTAssertEqual(kinds, expected[clip.name], "\(profile) \(clip.name): \(report.dropped)")
-                XCTAssertFalse(report.summary.contains("dropped: none"), report.summary)
-                XCTAssertFalse(report.dropped.contains { $0.contains("plain") }, "\(report.dropped)")
-                let warnings = result.diagnostics.filter {
-                    $0.code == "lottie-filter-dropped" && $0.message.hasPrefix("clip \"\(clip.name)\"")
-                }
-                XCTAssertEqual(warnings.count, expected[clip.name]?.count, "\(profile) \(clip.name): \(warnings)")
-                XCTAssertTrue(warnings.allSatisfy { $0.severity == .warning && $0.path != nil })
-                // The file carries no effect.
+                // The file carries no effect: the filters are in its pictures.
                 let file = try XCTUnwrap(result.clips.first { $0.clip == clip.name })
                 XCTAssertFalse(String(decoding: file.main.bytes, as: UTF8.self).contains("\"ef\""))
-            }
-            XCTAssertThrowsError(try LottieExporter().exportWithReports(
-                document, library: library, clips: document.clips,
-                options: { var strict = options; strict.strict = true; return strict }())) { error in
-                XCTAssertTrue("\(error)".contains("lottie-filter-dropped"), "\(error)")
+                XCTAssertTrue(String(decoding: file.main.bytes, as: UTF8.self).contains("_filtered_"))
             }
         }
     }
 
-    /// The same for an Animate export from the corpus whose clip is written flattened (its glows sit on nested
-    /// instances whose opacity changes), and the rule that holds for every report: each warning's node is listed
-    /// among the approximated or the dropped, so no report says "none" beside a warning.
+    /// The samples and a filtered Animate export from the corpus (written flattened, its filters baked), and the
+    /// rule that holds for every report: each warning's node is listed among the approximated or the dropped, so no
+    /// report says "none" beside a warning; a bevel (which nothing draws) is still a dropped filter.
     func testWarningsAndReportsAgreeOnSamplesAndAFlattenedFilterExport() throws {
         // animate-glow: every filter kind Animate writes, nested and frame-level filters, a bevel.
         var exports = (LottieExportTests.samples + ["animate-glow"])
@@ -91,8 +83,16 @@ final class LottieFilterReportTests: XCTestCase {
                         XCTAssertTrue(listed.contains { $0 == node || $0.hasPrefix(node + " (") },
                                       "\(export.lastPathComponent) \(clip.name): \(warning) not in the report \(listed)")
                     }
-                    if warnings.contains(where: { $0.code == "lottie-filter-dropped" }) {
+                    if report.bakedFilterPictures > 0 {
                         filtered += 1
+                        XCTAssertNotNil(report.flattened, "\(export.lastPathComponent): expected the flattened form")
+                    }
+                    if warnings.contains(where: { $0.code == "lottie-filter-dropped" }) {
+                        let drawn = ["blur", "glow", "dropShadow", "adjustColor"]
+                        XCTAssertTrue(warnings.allSatisfy { warning in
+                            warning.code != "lottie-filter-dropped"
+                                || !drawn.contains { warning.message.contains("the \($0) filter") }
+                        }, "\(warnings)")
                         if export.lastPathComponent == "openfl-fx-boule-filters-2018" {
                             XCTAssertNotNil(report.flattened, "\(export.lastPathComponent): expected the flattened form")
                         }
@@ -101,6 +101,6 @@ final class LottieFilterReportTests: XCTestCase {
                 }
             }
         }
-        XCTAssertGreaterThan(filtered, 0, "no flattened clip reported a filter")
+        XCTAssertGreaterThan(filtered, 0, "no clip baked a filter")
     }
 }

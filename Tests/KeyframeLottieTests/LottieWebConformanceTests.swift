@@ -43,7 +43,8 @@ final class LottieWebConformanceTests: XCTestCase {
         super.tearDown()
     }
 
-    static let samples = ["animate-walker", "animate-bouncer-long", "bta-spinner", "flump-hopbot", "dragonbones-waver"]
+    static let samples = ["animate-walker", "animate-bouncer-long", "bta-spinner", "flump-hopbot", "dragonbones-waver",
+                          "animate-blend"]
     /// Frames per sample clip: every frame of clips up to this long.
     static let frameLimit = 48
     /// Frames per corpus export: first, middle and last (`KEYFRAME_LOTTIE_WEB_CORPUS_FRAMES` spreads more).
@@ -174,7 +175,11 @@ final class LottieWebConformanceTests: XCTestCase {
                     } else {
                         Self.frameFigures.record(key: key, frame: frame, difference)
                     }
-                } else if !Self.acceptable(difference, key: key, frame: frame) {
+                } else if !Self.acceptable(difference, key: key, frame: frame)
+                    && !s.explainedByDeclaredBlendModes(frame, actual: actual, against: difference,
+                                                        label: "lottie-web \(renderer.rawValue)",
+                                                        acceptable: { Self.acceptable($0, key: key, frame: frame) })
+                {
                     let stem = "lottie-web-\(s.name)-\(profile.rawValue)-\(renderer.rawValue)-\(frame)"
                     let artifact = BitmapComparison.compare(actual, wanted, tolerance: 8).writeArtifacts(
                         named: stem, actual: actual, directory: BitmapComparison.artifactDirectory,
@@ -204,7 +209,9 @@ final class LottieWebConformanceTests: XCTestCase {
         let player = try Self.player()
         var lines: [String] = []
         var recordedChecked = 0
-        for sample in Self.samples {
+        // animate-blend's portable export misses the render by the blend modes it declares, so it cannot be the
+        // unperturbed side of this control.
+        for sample in Self.samples where sample != "animate-blend" {
             let s = try LottieConformanceSubject(TestPaths.packageRoot.appendingPathComponent("Samples/\(sample)"),
                                                  profile: .portable)
             guard case .object(let root) = try JSONParser.parse(s.json), case .array(let layers)? = root["layers"]

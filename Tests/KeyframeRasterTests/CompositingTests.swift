@@ -88,6 +88,50 @@ final class CompositingTests: XCTestCase {
         }
     }
 
+    /// Flash's other modes on translucent pixels, against the W3C separable formula in floating point
+    /// (raster.md, "Blend modes"), over pairs that take both branches of overlay and hard light.
+    func testFlashBlendModesMatchFormulas() {
+        let pairs = [(RGBAColor(r: 200, g: 100, b: 50, a: 128), RGBAColor(r: 100, g: 150, b: 220, a: 200)),
+                     (RGBAColor(r: 30, g: 240, b: 128, a: 255), RGBAColor(r: 250, g: 20, b: 120, a: 90)),
+                     (RGBAColor(r: 90, g: 180, b: 10, a: 60), RGBAColor(r: 0, g: 255, b: 200, a: 255))]
+        func hard(_ top: Double, _ bottom: Double) -> Double {
+            top <= 0.5 ? 2 * top * bottom : 1 - 2 * (1 - top) * (1 - bottom)
+        }
+        let separable: [(PixelBlendMode, (Double, Double) -> Double)] = [
+            (.lighten, { max($0, $1) }), (.darken, { min($0, $1) }), (.difference, { abs($0 - $1) }),
+            (.invert, { 1 - $1 }), (.overlay, { hard($1, $0) }), (.hardlight, { hard($0, $1) }),
+            (.multiply, { $0 * $1 }),
+        ]
+        for (s, d) in pairs {
+            let sp = s.premultiplied, dp = d.premultiplied
+            func unit(_ v: UInt8) -> Double { Double(v) / 255 }
+            let sc = [unit(sp.r), unit(sp.g), unit(sp.b)], dc = [unit(dp.r), unit(dp.g), unit(dp.b)]
+            let sa = unit(sp.a), da = unit(dp.a)
+            func check(_ mode: PixelBlendMode, _ colour: (Int) -> Double, _ alpha: Double) {
+                let out = blendOne(source: s, destination: d, paint: Paint(blendMode: mode))
+                let got = [out.r, out.g, out.b]
+                for c in 0..<3 {
+                    XCTAssertEqual(Double(got[c]), colour(c) * 255, accuracy: 1.5, "\(mode) \(s) over \(d), channel \(c)")
+                }
+                XCTAssertEqual(Double(out.a), alpha * 255, accuracy: 1.5, "\(mode) alpha")
+            }
+            for (mode, b) in separable {
+                check(mode, { c in
+                    sc[c] * (1 - da) + dc[c] * (1 - sa) + sa * da * b(sc[c] / sa, dc[c] / da)
+                }, sa + da - sa * da)
+            }
+            check(.subtract, { c in max(0, dc[c] - sc[c]) }, sa + da * (1 - sa))
+            check(.alpha, { c in dc[c] * sa }, da * sa)
+            check(.erase, { c in dc[c] * (1 - sa) }, da * (1 - sa))
+        }
+        // A transparent source changes nothing, in every mode (alpha's special case included).
+        for mode in PixelBlendMode.allCases {
+            let d = RGBAColor(r: 10, g: 200, b: 90, a: 180)
+            XCTAssertEqual(blendOne(source: .transparent, destination: d, paint: Paint(blendMode: mode)),
+                           d.premultiplied, "\(mode)")
+        }
+    }
+
     func testMaskedLayerCompositesOnlyWhereTheMaskIsOpaque() {
         var layer = solidBitmap(8, 4, RGBAColor(r: 255, g: 0, b: 0))
         var mask = Bitmap(width: 8, height: 4)

@@ -101,16 +101,42 @@ final class FrameRendererTests: XCTestCase {
         XCTAssertEqual(p.a, 255)
     }
 
-    /// A blend mode the raster lacks draws as normal and is remembered for a report.
-    func testUnsupportedBlendModeDrawsNormally() {
+    /// Every Flash mode is drawn: difference of red over white is cyan; `alpha` and `erase` with no group to act
+    /// on draw nothing.
+    func testBlendModesDrawAndGroupModesNeedAGroup() {
+        func draw(_ blend: BlendMode) -> PremultipliedPixel {
+            var pose = Pose()
+            pose.items = [item("quad", .identity, blend: blend)]
+            var renderer = FrameRenderer()
+            var frame = Bitmap(width: 0, height: 0)
+            renderer.render(pose, library: library(),
+                            framing: Framing(scene: Rect(x: 0, y: 0, width: 8, height: 8), size: nil),
+                            background: .white, into: &frame)
+            return frame.pixel(x: 1, y: 1)
+        }
+        XCTAssertEqual(draw(.difference), PremultipliedPixel(r: 0, g: 255, b: 255, a: 255))
+        XCTAssertEqual(draw(.invert), PremultipliedPixel(r: 0, g: 0, b: 0, a: 255))
+        XCTAssertEqual(draw(.alpha), PremultipliedPixel(r: 255, g: 255, b: 255, a: 255))
+        XCTAssertEqual(draw(.erase), PremultipliedPixel(r: 255, g: 255, b: 255, a: 255))
+        XCTAssertEqual(draw(.layer), RenderPipelineTests.red.premultiplied)
+    }
+
+    /// A masked item with a blend mode blends with what is behind the masked run (not with the run's own picture),
+    /// only where the mask covers it; the normal item after it in the run still draws over it.
+    func testMaskedItemBlendsWithTheBackdrop() {
         var pose = Pose()
-        pose.items = [item("quad", .identity, blend: .difference)]
+        pose.masks = [[item("bar", Matrix2D(a: 2, b: 0, c: 0, d: 2, tx: 0, ty: 0))]]  // x 0–8, y 0–4
+        pose.items = [
+            item("quad", .identity, blend: .difference, masks: [0]),
+            item("quad", Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: 6, ty: 0), masks: [0]),
+        ]
         var renderer = FrameRenderer()
         var frame = Bitmap(width: 0, height: 0)
-        renderer.render(pose, library: library(), framing: Framing(scene: Rect(x: 0, y: 0, width: 8, height: 8), size: nil),
+        renderer.render(pose, library: library(), framing: Framing(scene: Rect(x: 0, y: 0, width: 16, height: 8), size: nil),
                         background: .white, into: &frame)
-        XCTAssertEqual(frame.pixel(x: 1, y: 1), RenderPipelineTests.red.premultiplied)
-        XCTAssertEqual(renderer.unsupportedBlendModes, [.difference])
+        XCTAssertEqual(frame.pixel(x: 1, y: 1), PremultipliedPixel(r: 0, g: 255, b: 255, a: 255), "red − white, in the mask")
+        XCTAssertEqual(frame.pixel(x: 1, y: 6), PremultipliedPixel(r: 255, g: 255, b: 255, a: 255), "below the mask")
+        XCTAssertEqual(frame.pixel(x: 7, y: 1), RenderPipelineTests.red.premultiplied, "the normal item drawn after it")
     }
 
     /// Thumbnails average whole source pixels; contact sheets grow with their cells.

@@ -37,9 +37,10 @@ public struct Pose: Sendable, Equatable {
         }
     }
 
-    /// What a node with filters shows, drawn as one picture that its filters change before it is composited
-    /// (Flash draws a filtered display object into a bitmap of its own, filters it, then composites it with the
-    /// object's colour transform and blend mode).
+    /// What a node with filters, or with a blend mode of its own that shows a nested composition, shows, drawn as
+    /// one picture that its filters (if any) change before it is composited (Flash draws a filtered display object
+    /// into a bitmap of its own, filters it, then composites it with the object's colour transform and blend mode;
+    /// a blended one is blended as a whole).
     ///
     /// The group's items are consecutive in ``Pose/items``; groups nest (``parent``).
     public struct FilterGroup: Sendable, Equatable {

@@ -305,14 +305,21 @@ public struct PoseSampler: Sendable {
             return
         }
         var childFrame: Double? = nil
-        // A node with filters that are drawn: what it shows is drawn as one picture (a filter group), with colours
-        // and blend modes inside it relative to the group; the group's own are applied when the filtered picture is
-        // composited. (Filters apply to the node's content, not to child nodes linked by `parent`.)
+        // A node with filters that are drawn, or with a blend mode of its own that shows a nested composition: what
+        // it shows is drawn as one picture (a group), with colours and blend modes inside it relative to the group;
+        // the group's own are applied when the picture is composited (Flash blends and filters a display object's
+        // content as a whole). (Filters apply to the node's content, not to child nodes linked by `parent`.)
         var color = state.color, blend = state.blend
         var group: (index: Int, items: Int, masks: Int, nodes: Int)? = nil
-        if context.groupsFilters, let filters = nodes[index].tracks.filters?.heldValue(at: frame),
-            filters.contains(where: { $0.effect != nil })
-        {
+        var filters: [Filter] = [], blended = false
+        if context.groupsFilters {
+            filters = nodes[index].tracks.filters?.heldValue(at: frame) ?? []
+            if !filters.contains(where: { $0.effect != nil }) { filters = [] }
+            if case .composition = held.keyframe.value {
+                blended = (nodes[index].tracks.blendMode?.heldValue(at: frame) ?? .normal) != .normal
+            }
+        }
+        if !filters.isEmpty || blended {
             group = (pose.filterGroups.count, pose.items.count, pose.masks.count, pose.nodes.count)
             pose.filterGroups.append(Pose.FilterGroup(filters: filters, color: state.color, blendMode: state.blend,
                                                       masks: masks, parent: context.group,

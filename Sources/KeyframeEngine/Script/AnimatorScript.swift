@@ -1,4 +1,5 @@
 import KeyframeJSON
+import KeyframeModel
 
 /// A scripted interaction: animators, an optional coordinated group, and timed steps.
 ///
@@ -66,10 +67,16 @@ public struct AnimatorScript: Hashable, Sendable {
         }
         let list = try root.member("animators").array()
         guard !list.isEmpty else { throw root.error(at: "animators", "a script needs at least one animator") }
+        guard list.count <= ModelLimits.maximumAnimators else {
+            throw root.error(at: "animators", "\(list.count) animators, more than the \(ModelLimits.maximumAnimators) "
+                             + "a script may declare")
+        }
         var animators: [ScriptAnimator] = []
+        animators.reserveCapacity(list.count)
+        var known = Set<String>()
         for element in list {
             let animator = try ScriptAnimator(json: element)
-            guard !animators.contains(where: { $0.name == animator.name }) else {
+            guard known.insert(animator.name).inserted else {
                 throw element.error(at: "name", "duplicate animator name \"\(animator.name)\"")
             }
             animators.append(animator)
@@ -81,7 +88,7 @@ public struct AnimatorScript: Hashable, Sendable {
         }
         var steps: [ScriptStep] = []
         for element in try root.optionalMember("steps")?.array() ?? [] {
-            let step = try ScriptStep(json: element, animators: names, group: group?.name)
+            let step = try ScriptStep(json: element, animators: names, known: known, group: group?.name)
             if let previous = steps.last, step.at < previous.at {
                 throw element.error(at: "at", "steps must be in time order: \(JSONWriter.format(step.at.value)) s "
                                     + "comes after \(JSONWriter.format(previous.at.value)) s")

@@ -28,7 +28,10 @@ public struct ScriptGroup: Hashable, Sendable {
         }
         let primaryCursor = try json.member("primary")
         let primary = try primaryCursor.string()
-        guard animators.contains(primary) else {
+        // Sets, so a group of many animators is read in linear time.
+        let declared = Set(animators)
+        var grouped: Set<String> = [primary]
+        guard declared.contains(primary) else {
             throw primaryCursor.error("unknown animator \"\(primary)\"; the script declares "
                                       + animators.joined(separator: ", "))
         }
@@ -36,11 +39,11 @@ public struct ScriptGroup: Hashable, Sendable {
         if let list = try json.optionalMember("secondaries") {
             for element in try list.array() {
                 let member = try element.string()
-                guard animators.contains(member) else {
+                guard declared.contains(member) else {
                     throw element.error("unknown animator \"\(member)\"; the script declares "
                                         + animators.joined(separator: ", "))
                 }
-                guard member != primary, !secondaries.contains(member) else {
+                guard grouped.insert(member).inserted else {
                     throw element.error("\"\(member)\" is already in the group")
                 }
                 secondaries.append(member)

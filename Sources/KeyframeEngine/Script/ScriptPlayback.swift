@@ -21,6 +21,9 @@ public final class ScriptPlayback {
     public private(set) var group: AnimatorGroup?
 
     private let runner: ScriptRunner
+    /// Each animator's index by name: a step finds its animator in constant time, so a tick costs time linear in
+    /// the animators and the steps it applies.
+    private let indexByName: [String: Int]
     /// Per animator: the current instance of its declared target.
     private var declared: [(id: AnimationID, clip: ScriptClip?)] = []
     /// Per animator: animations added with an explicit target.
@@ -43,6 +46,7 @@ public final class ScriptPlayback {
         self.fps = fps
         self.until = until
         let script = runner.script
+        indexByName = Dictionary(script.animators.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         for declaration in script.animators {
             let animator = PropertyAnimator(duration: declaration.duration, timing: declaration.timing)
             animator.scrubsLinearly = declaration.scrubsLinearly
@@ -90,7 +94,7 @@ public final class ScriptPlayback {
     }
 
     private func animator(_ name: String) -> PropertyAnimator {
-        guard let index = runner.script.animators.firstIndex(where: { $0.name == name }) else {
+        guard let index = indexByName[name] else {
             preconditionFailure("unknown animator \(name) in a validated script")
         }
         return animators[index]
@@ -168,7 +172,7 @@ public final class ScriptPlayback {
             }
             return
         }
-        guard let index = runner.script.animators.firstIndex(where: { $0.name == step.subject }) else {
+        guard let index = indexByName[step.subject] else {
             preconditionFailure("unknown animator \(step.subject) in a validated script")
         }
         let animator = animators[index]

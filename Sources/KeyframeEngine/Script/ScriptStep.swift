@@ -32,13 +32,19 @@ public struct ScriptStep: Hashable, Sendable {
     ///   - animators: the declared animator names.
     ///   - group: the group's name, if the script has a group.
     public init(json: JSONCursor, animators: [String], group: String?) throws(JSONSchemaError) {
+        try self.init(json: json, animators: animators, known: Set(animators), group: group)
+    }
+
+    /// ``init(json:animators:group:)`` with the names also as a set, made once per script, so reading a script's
+    /// steps costs time linear in its animators and steps.
+    init(json: JSONCursor, animators: [String], known: Set<String>, group: String?) throws(JSONSchemaError) {
         let atCursor = try json.member("at")
         let at = try atCursor.number()
         guard at >= 0 else { throw atCursor.error("a step time must be ≥ 0 seconds, got \(at)") }
         let subject: String
         if let cursor = try json.optionalMember("animator") {
             subject = try cursor.string()
-            guard animators.contains(subject) || subject == group else {
+            guard known.contains(subject) || subject == group else {
                 var known = "the script declares " + animators.joined(separator: ", ")
                 if let group { known += " and the group \(group)" }
                 throw cursor.error("unknown animator \"\(subject)\"; \(known)")

@@ -65,6 +65,11 @@ struct CALayerTreeBuilder {
     /// Sprite pictures to write as their own images with a constant colour transform baked in, by image id.
     private(set) var bakes: [String: TintBake] = [:]
     private var bakeIDs: [TintBake: String] = [:]
+    /// The pictures of the clip's filtered nodes (``CAFilterPictures``), shown in their layers instead of what the
+    /// nodes show; `nil`: filters are not drawn.
+    var filterPictures: CAFilterPictures? = nil
+    /// The filter pictures the tree shows: image id → index into ``filterPictures``'s pictures.
+    private(set) var filterImages: [String: Int] = [:]
 
     /// A sprite's upright picture with a colour transform (alpha multiplier 1, no alpha offset) applied.
     struct TintBake: Hashable {
@@ -336,8 +341,14 @@ struct CALayerTreeBuilder {
         }
         layer.animation = group(animations, plan)
 
-        // Contents: one sublayer per sprite and per composition span, shown while the content track holds it.
+        // Contents: one sublayer per sprite and per composition span, shown while the content track holds it and
+        // no drawn filter is on the node (its pictures show then).
         let contents = plan.keys.map { node.tracks.content?.heldKeyframe(at: Frames($0.local))?.keyframe }
+        let pictures = filterPictures?.nodes["\(path)/\(node.id)"]
+        let filtered = plan.keys.map { key in
+            pictures != nil
+                && (node.tracks.filters?.heldValue(at: Frames(key.local))?.contains { $0.effect != nil } ?? false)
+        }
         var spriteOrder: [String] = []
         var spanOrder: [Double] = []
         var meshOrder: [String] = []
@@ -349,7 +360,8 @@ struct CALayerTreeBuilder {
             case .none: break
             }
         }
-        layer.sublayers += meshLayers(meshOrder, contents: contents, shown: nodeStates.map { $0 != nil }, node: node,
+        layer.sublayers += meshLayers(meshOrder, contents: contents,
+                                      shown: nodeStates.indices.map { nodeStates[$0] != nil && !filtered[$0] }, node: node,
                                       composition: composition.id, plan: plan, nodeMatrices: matrices, path: path)
         for id in spriteOrder {
             // A colour transform beyond alpha that stays the same while this sprite shows is baked into a copy of
@@ -378,8 +390,12 @@ struct CALayerTreeBuilder {
             }
             guard var sprite = spriteLayer(id, bake: bake) else { continue }
             var hiddenValues = Rows(width: 1, capacity: contents.count)
-            for keyframe in contents {
-                if case .sprite(let shown)? = keyframe?.value, shown == id { hiddenValues.append(0) } else { hiddenValues.append(1) }
+            for (i, keyframe) in contents.enumerated() {
+                if case .sprite(let shown)? = keyframe?.value, shown == id, !filtered[i] {
+                    hiddenValues.append(0)
+                } else {
+                    hiddenValues.append(1)
+                }
             }
             sprite.isHidden = hiddenValues[0, 0] != 0
             sprite.animation = group(discrete("hidden", .bool, hiddenValues, plan), plan)
@@ -391,7 +407,9 @@ struct CALayerTreeBuilder {
             else { continue }
             var span = CALayerSpec(name: "\(instance.composition)@\(Self.number(start))")
             var hiddenValues = Rows(width: 1, capacity: contents.count)
-            for keyframe in contents { hiddenValues.append(keyframe?.frame.value == start ? 0.0 : 1.0) }
+            for (i, keyframe) in contents.enumerated() {
+                hiddenValues.append(keyframe?.frame.value == start && !filtered[i] ? 0.0 : 1.0)
+            }
             span.isHidden = hiddenValues[0, 0] != 0
             span.animation = group(discrete("hidden", .bool, hiddenValues, plan), plan)
             // The node's colour (alpha left to opacity) passes into the nested symbol when it stays the same while
@@ -413,7 +431,63 @@ struct CALayerTreeBuilder {
                                             tint: childTint)]
             layer.sublayers.append(span)
         }
+        if let pictures, !pictures.isEmpty {
+            layer.sublayers += filterLayers(pictures, node: node, instants: instants)
+            diagnostics.add(Diagnostic(
+                severity: .info, code: "ca-filter-baked",
+                message: "clip \"\(clipName)\": the filters of \(path)/\(node.id) are drawn into pictures at one pixel per "
+                    + "document pixel; a layer tree shown larger scales them"))
+        }
         return layer
+    }
+
+    /// One layer per picture of a filtered node (``CAFilterPictures``): shown at the clip frames it stands for,
+    /// placed by its transform then. Its own `beginTime` turns the node layer's time back into the clip's, so
+    /// its animations are keyed on the clip's frames whatever timeline the node is in.
+    private mutating func filterLayers(_ shown: [Int: CAFilterPictures.Shown], node: Node, instants: [Instant?])
+        -> [CALayerSpec]
+    {
+        guard let pictures = filterPictures,
+            let first = instants.indices.first(where: { instants[$0] != nil }), let instant = instants[first]
+        else { return [] }
+        // A timeline's layer time is the clip's frame plus a constant (§4).
+        let offset = instant.layerTime - Double(first)
+        let frames = instants.count
+        let plan = Plan(keys: (0..<frames).map { Key(time: Double($0), local: Double($0)) }, beginFrame: 0,
+                        durationFrames: Double(max(frames - 1, 0)), repeatForever: false)
+        var order: [Int] = []
+        for frame in 0..<frames {
+            if let picture = shown[frame]?.picture, !order.contains(picture) { order.append(picture) }
+        }
+        var layers: [CALayerSpec] = []
+        for picture in order {
+            let id = pictures.imageID(picture, node: node.id)
+            filterImages[id] = picture
+            var layer = CALayerSpec(name: "filtered:" + node.id)
+            layer.anchorPoint = [0, 0]
+            layer.contents = id
+            layer.bounds = [0, 0, Double(pictures.pictures[picture].width), Double(pictures.pictures[picture].height)]
+            layer.beginTime = offset / fps
+            var hidden = Rows(width: 1, capacity: frames)
+            var transforms = Rows(width: 16, capacity: frames)
+            // Frames where another picture shows keep the nearest placement of this one (never seen).
+            var last = (0..<frames).lazy.compactMap { shown[$0]?.picture == picture ? shown[$0]?.transform : nil }.first!
+            for frame in 0..<frames {
+                if let here = shown[frame], here.picture == picture {
+                    last = here.transform
+                    hidden.append(0)
+                } else {
+                    hidden.append(1)
+                }
+                transforms.append(transform: last)
+            }
+            layer.isHidden = hidden[0, 0] != 0
+            layer.transform = Array(transforms.row(0))
+            layer.animation = group(discrete("hidden", .bool, hidden, plan)
+                                        + discrete("transform", .transform, transforms, plan), plan)
+            layers.append(layer)
+        }
+        return layers
     }
 
     /// The timeline layer of a composition span, with the time conversion from its parent's layer time.
@@ -495,14 +569,21 @@ struct CALayerTreeBuilder {
     private mutating func report(_ node: Node, path: String) {
         var name: String { "\(path)/\(node.id)" }
         if let modes = node.tracks.blendMode?.keyframes, modes.contains(where: { $0.value != .normal }) {
+            // CALayer.compositingFilter takes a Core Image filter on macOS only; iOS layers always blend normally.
+            let used = Set(modes.map(\.value)).subtracting([.normal]).map(\.rawValue).sorted().joined(separator: ", ")
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-blend-mode",
-                message: "clip \"\(clipName)\": blend modes are not exported (iOS layers have none); \(name) blends normally"))
+                message: "clip \"\(clipName)\": \(name) uses blend mode \(used), which is not exported (iOS layers have "
+                    + "no blend mode; compositingFilter is macOS-only); it blends normally"))
         }
-        if let filters = node.tracks.filters?.keyframes, filters.contains(where: { !$0.value.isEmpty }) {
+        // Filters `render` draws are in the node's pictures when they are drawn (``filterPictures``).
+        if let filters = node.tracks.filters?.keyframes,
+            filters.contains(where: { $0.value.contains { filterPictures == nil || $0.effect == nil } })
+        {
             diagnostics.add(Diagnostic(
                 severity: .warning, code: "ca-filter",
-                message: "clip \"\(clipName)\": filters are not exported; \(name) is drawn without them"))
+                message: "clip \"\(clipName)\": filters \(filterPictures == nil ? "" : "that render does not draw ")"
+                    + "are not exported; \(name) is drawn without them"))
         }
     }
 

@@ -56,6 +56,26 @@ public enum CALayerTreeFile {
         }
     }
 
+    /// The strings of `value` (keys and values) that a property list cannot hold as they are (``XMLEscape``): the
+    /// property list writes them with U+FFFD in place of each such character.
+    public static func unrepresentableInPropertyList(_ value: JSONValue) -> [String] {
+        var found: [String] = []
+        func walk(_ value: JSONValue) {
+            switch value {
+            case .string(let string): if !XMLEscape.isRepresentable(string) { found.append(string) }
+            case .array(let elements): elements.forEach(walk)
+            case .object(let members):
+                for (key, member) in members {
+                    if !XMLEscape.isRepresentable(key) { found.append(key) }
+                    walk(member)
+                }
+            default: break
+            }
+        }
+        walk(value)
+        return found
+    }
+
     /// Foundation property-list objects for a JSON value (dictionaries, arrays, strings, doubles, booleans).
     static func propertyList(_ value: JSONValue) -> Any {
         switch value {
@@ -67,11 +87,13 @@ public enum CALayerTreeFile {
                 return NSNumber(value: Int(number))
             }
             return NSNumber(value: number)
-        case .string(let string): return NSString(string: string)
+        case .string(let string): return NSString(string: XMLEscape.representable(string))
         case .array(let elements): return NSArray(array: elements.map(propertyList))
         case .object(let members):
             let dictionary = NSMutableDictionary()
-            for (key, member) in members { dictionary[NSString(string: key)] = propertyList(member) }
+            for (key, member) in members {
+                dictionary[NSString(string: XMLEscape.representable(key))] = propertyList(member)
+            }
             return dictionary
         }
     }

@@ -3,6 +3,7 @@ import KeyframeEngine
 import KeyframeFiles
 import KeyframeModel
 import KeyframePNG
+import KeyframeRaster
 import KeyframeRender
 
 /// Exports clips as Core Animation layer trees (docs/core-animation.md): one file per clip, JSON or a property
@@ -26,15 +27,39 @@ public struct CoreAnimationExporter: DocumentExporter {
         let sampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
         let cache = CALayerTreeBuilder.StateCache()
         let meshSampler = document.assets.meshes.isEmpty ? nil : PoseSampler(document: document)
+        // Filtered nodes are drawn as `render` draws them, from the whole document and the decoded atlases.
+        var drawing: (sampler: PoseSampler, library: AtlasLibrary)? = nil
+        if LottieClipBuilder.hasFilters(document) {
+            do {
+                drawing = (PoseSampler(document: document), try AtlasLibrary(document: document, folder: assetsFolder))
+            } catch {
+                throw ExportError(message: "\(error)")
+            }
+        }
         // Clips are independent: their layer trees are built, and later validated and encoded, on all cores, and
         // gathered in clip order, so the files and diagnostics are the same for any number of cores. Pictures
         // (atlas copies, baked tints) are read and encoded once, in between, in clip order.
         let builds = ClipWorkers.map(clips.count, jobs: options.jobs) { index -> BuiltClip in
             var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache, meshSampler: meshSampler)
+            if let drawing {
+                builder.filterPictures = CAFilterPictures(
+                    clip: clips[index], frames: max(Int(clips[index].duration.value.rounded(.up)), 1),
+                    sampler: drawing.sampler, library: drawing.library)
+            }
             let root = builder.build(clip: clips[index])
-            return BuiltClip(root: root, diagnostics: builder.diagnostics.diagnostics, usedImages: builder.usedImages,
-                             bakes: builder.bakes)
+            let filtered = builder.filterImages.map { id, picture in (id, builder.filterPictures!.pictures[picture]) }
+            var diagnostics = builder.diagnostics.diagnostics
+            for path in (builder.filterPictures?.oversized ?? []).sorted() {
+                diagnostics.append(Diagnostic(
+                    severity: .warning, code: "ca-filter",
+                    message: "clip \"\(clips[index].name)\": the filtered picture of \(path) would exceed 2²⁶ pixels; "
+                        + "it is left out"))
+            }
+            return BuiltClip(root: root, diagnostics: diagnostics, usedImages: builder.usedImages,
+                             bakes: builder.bakes, filterPictures: Dictionary(uniqueKeysWithValues: filtered))
         }
+        var encoder = PNGEncoder(options: PNGEncodingOptions(preset: options.pictures))
+        var filterBytes: [String: [UInt8]] = [:]
         var diagnostics = DiagnosticCollector()
         var trees: [(tree: CALayerTreeDocument, companions: [ExportedFile])] = []
         var imageBytes: [String: [UInt8]] = [:]
@@ -76,6 +101,19 @@ public struct CoreAnimationExporter: DocumentExporter {
                 images.append(image)
                 companions.append(ExportedFile(relativePath: path, bytes: picture.bytes))
             }
+            for (id, picture) in built.filterPictures.sorted(by: { $0.key < $1.key }) {
+                // The id names the pixels (``CAFilterPictures/imageID(_:node:)``): encoded once per export.
+                if filterBytes[id] == nil {
+                    do { filterBytes[id] = try encoder.encode(picture) } catch {
+                        throw ExportError(source: source, message: "the filtered picture \(id) cannot be encoded: "
+                                          + error.message)
+                    }
+                }
+                let path = "images/" + Self.safeName(id) + ".png"
+                images.append(CALayerTreeDocument.Image(id: id, path: path, pixelWidth: Double(picture.width),
+                                                        pixelHeight: Double(picture.height)))
+                companions.append(ExportedFile(relativePath: path, bytes: filterBytes[id]!))
+            }
             let stage = document.stage.map { [$0.x, $0.y, $0.width, $0.height] }
             let tree = CALayerTreeDocument(
                 clip: clip.name, frameRate: document.frameRate.framesPerSecond,
@@ -93,6 +131,17 @@ public struct CoreAnimationExporter: DocumentExporter {
             }
             return Result { () throws(ExportError) in
                 try CALayerTreeFile.encode(tree, as: options.coreAnimationFormat, pretty: options.prettyJSON)
+            }
+        }
+        if options.coreAnimationFormat == .plist {
+            for (tree, _) in trees {
+                let changed = CALayerTreeFile.unrepresentableInPropertyList(tree.json)
+                guard let first = changed.first else { continue }
+                diagnostics.add(Diagnostic(
+                    severity: .warning, code: "ca-plist-character",
+                    message: "clip \"\(tree.clip)\": \(changed.count) name(s) hold characters a "
+                        + "property list (XML 1.0) cannot hold, written as U+FFFD (first: \"\(first)\"); "
+                        + "the JSON format keeps them"))
             }
         }
         var exported: [ExportedClip] = []
@@ -114,6 +163,8 @@ public struct CoreAnimationExporter: DocumentExporter {
         var diagnostics: [Diagnostic]
         var usedImages: Set<String>
         var bakes: [String: CALayerTreeBuilder.TintBake]
+        /// The pictures of filtered nodes the tree shows, by image id.
+        var filterPictures: [String: Bitmap]
     }
 
     private func select(_ document: Document, _ names: [String]?) throws(ExportError) -> [Clip] {
@@ -137,14 +188,13 @@ public struct CoreAnimationExporter: DocumentExporter {
     static func readImage(_ image: AtlasImage, index: Int, in folder: InputFolder, source: String)
         throws(ExportError) -> (bytes: [UInt8], display: String)
     {
-        let file: (path: String, display: String)
-        do { file = try AtlasLibrary.imageFile(image, index: index, in: folder) } catch {
+        do { return try AtlasLibrary.imageBytes(image, index: index, in: folder) } catch {
             // The error names the image's file, or its field of the document.
+            if case .unreadableImage(_, let path, let reason) = error.kind {
+                throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read: \(path): "
+                                  + reason)
+            }
             throw ExportError(message: "\(error)")
-        }
-        do { return (try InputFile.read(file.path, limit: PNGDecoder.maximumFileSize), file.display) } catch {
-            throw ExportError(source: source, message: "atlas image \"\(image.id)\" cannot be read: \(file.display): "
-                              + error.reason)
         }
     }
 

@@ -23,6 +23,9 @@ struct LottieClipBuilder {
     var pictures = LottiePictureCache()
     /// The names layers and pictures get (one per document).
     var names: LottieNames
+    /// The atlases with reduced copies, to draw filtered nodes as `keyframe render` does (``PoseBaker``); `nil`:
+    /// made from ``library`` when a clip needs them.
+    var drawingLibrary: AtlasLibrary? = nil
 
     /// What the builder produced for the clip.
     struct Output {
@@ -89,7 +92,10 @@ struct LottieClipBuilder {
         let view = Matrix2D(a: framing.rootToDevice.a, b: framing.rootToDevice.b, c: framing.rootToDevice.c,
                             d: framing.rootToDevice.d, tx: framing.rootToDevice.tx, ty: framing.rootToDevice.ty)
         var context = Context(settings: settings, clipName: clip.name)
+        context.measure = ApproximationMeasure(poses: poses, library: library, framing: framing)
         var images = LottieImageTable(document: document, library: library, cache: pictures, names: names)
+        // What a filtered node shows is drawn, filters and all, into pictures at the canvas's size.
+        var baker = filtered ? PoseBaker(library: drawingLibrary ?? library.withMipmaps(), framing: framing) : nil
 
         // Sample every frame, and halfway through each frame to find where the source holds its values.
         var frames: [[Sample]] = []
@@ -99,10 +105,27 @@ struct LottieClipBuilder {
             let time = plan.layers.first?.time ?? Frames(Double(index))
             let pose = poses[index]
             for node in pose.nodes where node.visible && !node.filters.isEmpty && node.content != .none {
-                context.dropFilters(node.filters, node: node.path)
+                // Filters `render` draws are in the baked pictures; the others are drawn by nothing.
+                context.dropFilters(node.filters.filter { $0.effect == nil }, node: node.path)
+            }
+            var baked: [Int: (end: Int, sample: Sample?)] = [:]
+            if baker != nil {
+                for part in PoseBaker.filteredParts(of: pose) {
+                    let oversized = baker!.oversized
+                    let placement = baker!.bake(pose, items: part.items)
+                    let group = pose.filterGroups[part.group]
+                    if baker!.oversized > oversized {
+                        context.warn("lottie-filter-too-large",
+                                     "the filtered picture of \(group.path) would exceed 2²⁶ pixels; it is left out",
+                                     node: group.path, approximated: false)
+                    }
+                    baked[part.items.lowerBound] = (part.items.upperBound, placement.map {
+                        bakedSample($0, group: group, context: &context)
+                    })
+                }
             }
             frames.append(samples(of: pose, view: view, masks: &masks, frame: index, frameCount: plans.count,
-                                  context: &context))
+                                  baked: baked, context: &context))
             if index + 1 < plans.count {
                 let nextTime = plans[index + 1].layers.first?.time ?? Frames(Double(index + 1))
                 let half = sampler.sample(clip: clip, time: Frames((time.value + nextTime.value) / 2))
@@ -131,10 +154,23 @@ struct LottieClipBuilder {
                                    "layers": .array(LottieNames.unique(maskLayers))]))
         }
         let runs = try LottieClipBuilder.runs(of: frames, halves: halves, context: &context)
+        // A baked picture stands for one frame's pose: it holds until the next frame's.
+        for run in runs where LottieClipBuilder.bakedPicture(run.samples[0].sprite) != nil {
+            run.held = Array(repeating: true, count: max(run.samples.count - 1, 0))
+        }
         var maskAssets: [JSONValue] = []
         layers = try layerJSON(runs, frameCount: plans.count, images: &images, nextIndex: &nextIndex,
                                matteAssets: matteAssets, masks: masks, maskAssets: &maskAssets, width: framing.width,
-                               height: framing.height, context: &context)
+                               height: framing.height, baked: baker?.pictures ?? [], context: &context)
+        if let baker, !baker.pictures.isEmpty {
+            context.report.bakedFilterPictures = baker.pictures.count
+            context.info("lottie-filter-baked",
+                         "\(context.bakedNodes.count) filtered node\(context.bakedNodes.count == 1 ? "" : "s") drawn "
+                             + "with \(context.bakedNodes.count == 1 ? "its" : "their") filters into "
+                             + "\(baker.pictures.count) picture\(baker.pictures.count == 1 ? "" : "s") at the canvas's "
+                             + "size (\(framing.width)×\(framing.height)); a player drawing the animation at another "
+                             + "size scales them")
+        }
         assets += maskAssets
         layers = LottieNames.unique(layers)
         let renames = try images.finish()
@@ -167,12 +203,24 @@ struct LottieClipBuilder {
         var report = LottieReport()
         /// Code and node of every warning given: each is given once per node, not once per frame.
         var warned: Set<String> = []
+        /// Draws the clip's frames with and without an approximation, to say how far off a warning's file is
+        /// (`nil` while sampling in-between poses, which give no warnings of their own).
+        var measure: ApproximationMeasure? = nil
+        /// The filtered nodes whose pictures were baked.
+        var bakedNodes: Set<String> = []
 
         /// A warning naming `node`, given once per code and node (and `what`); the report lists `node` (with `what`
-        /// in parentheses) among the approximated or the dropped.
-        mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool, what: String? = nil) {
+        /// in parentheses) among the approximated or the dropped. `edit` turns a pose into what the file shows
+        /// instead: the frames are drawn both ways and the warning says how far apart they are.
+        mutating func warn(_ code: String, _ message: String, node: String, approximated: Bool, what: String? = nil,
+                           edit: ((Pose) -> Pose)? = nil) {
             let entry = what.map { "\(node) (\($0))" } ?? node
             guard warned.insert(code + "\u{1}" + entry).inserted else { return }
+            var message = message
+            if let edit, let error = measure?.measure(edit) {
+                message += "; measured against keyframe render: \(error)"
+                report.errors[entry] = error
+            }
             diagnostics.add(Diagnostic(severity: .warning, code: code, message: message, path: node))
             if approximated { report.approximated.insert(entry) } else { report.dropped.insert(entry) }
         }
@@ -202,12 +250,32 @@ struct LottieClipBuilder {
         }
     }
 
-    /// The samples of one pose, back to front; mask items are gathered by mask key.
+    /// The samples of one pose, back to front; mask items are gathered by mask key. `baked`: by first item, the
+    /// ranges of items shown as one baked picture (``PoseBaker/filteredParts(of:)``), and its sample (`nil`: nothing drawn).
     private func samples(of pose: Pose, view: Matrix2D, masks: inout [String: [[Sample]]], frame: Int,
-                         frameCount: Int, context: inout Context) -> [Sample] {
+                         frameCount: Int, baked: [Int: (end: Int, sample: Sample?)] = [:],
+                         context: inout Context) -> [Sample] {
         var result: [Sample] = []
         var maskKeys: [Int: String] = [:]
-        for item in pose.items {
+        let blendedGroups = LottieClipBuilder.blendedGroups(of: pose)
+        var index = 0
+        while index < pose.items.count {
+            if let part = baked[index] {
+                if let sample = part.sample { result.append(sample) }
+                index = max(part.end, index + 1)
+                continue
+            }
+            let item = pose.items[index]
+            index += 1
+            if let group = LottieClipBuilder.blendedGroup(of: item, among: blendedGroups, in: pose),
+                context.settings.profile == .full, LottieClipBuilder.lottieBlend(item.blendMode) != nil
+            {
+                let shown = pose.filterGroups[group]
+                context.warn("lottie-blend-group",
+                             "\(shown.path) is blended (\(shown.blendMode.rawValue)) as one picture by keyframe render, as in "
+                                 + "Flash; Lottie blends each of its pictures on its own, so \(item.path) differs where they overlap",
+                             node: item.path, approximated: true)
+            }
             var sample = place(item, view: view, context: &context)
             if let first = item.masks.first, pose.masks.indices.contains(first) {
                 if item.masks.count > 1 {
@@ -282,12 +350,41 @@ struct LottieClipBuilder {
                 context.warn("lottie-blend-mode",
                              "\(item.path) uses blend mode \(blend.rawValue), which the \(context.settings.profile.rawValue) "
                                  + "profile cannot express; drawn as normal",
-                             node: item.path, approximated: true)
+                             node: item.path, approximated: true,
+                             edit: { ApproximationMeasure.blendModesNormal($0, under: item.path) })
                 blend = .normal
             }
         }
         return Sample(sprite: item.sprite, path: item.path, bake: bake, opacity: opacity, blend: blend, mask: nil,
                       world: view.concatenating(item.transform))
+    }
+
+    /// The sample showing a baked picture of filter group `group` at `placement`: canvas pixels, opacity 1 (the
+    /// group's colour is in the picture), the group's blend mode as the profile allows.
+    private func bakedSample(_ placement: PoseBaker.Placement, group: Pose.FilterGroup, context: inout Context)
+        -> Sample
+    {
+        context.bakedNodes.insert(group.path)
+        var blend = group.blendMode
+        if blend != .normal, context.settings.profile == .portable || LottieClipBuilder.lottieBlend(blend) == nil {
+            context.warn("lottie-blend-mode",
+                         "\(group.path) uses blend mode \(blend.rawValue), which the \(context.settings.profile.rawValue) "
+                             + "profile cannot express; drawn as normal",
+                         node: group.path, approximated: true)
+            blend = .normal
+        }
+        return Sample(sprite: LottieClipBuilder.bakedSprite(placement.picture), path: group.path, bake: nil,
+                      opacity: 1, blend: blend, mask: nil,
+                      world: Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: Double(placement.x), ty: Double(placement.y)))
+    }
+
+    /// The sprite name a sample showing baked picture `index` carries (no sprite id starts with U+0002).
+    static func bakedSprite(_ index: Int) -> String { "\u{2}\(index)" }
+
+    /// The baked picture a sample's sprite name stands for, or `nil` for a sprite of the atlas.
+    static func bakedPicture(_ sprite: String) -> Int? {
+        guard sprite.first == "\u{2}" else { return nil }
+        return Int(sprite.dropFirst())
     }
 
     /// A mask's name: `mask` and the names of the pictures forming it.
@@ -300,6 +397,30 @@ struct LottieClipBuilder {
         document.compositions.contains { composition in
             composition.nodes.contains { $0.tracks.filters?.keyframes.contains { !$0.value.isEmpty } ?? false }
         }
+    }
+
+    /// Per group of `pose`, whether it is blended with a mode other than normal and holds more than one item.
+    static func blendedGroups(of pose: Pose) -> [Bool] {
+        var counts = Array(repeating: 0, count: pose.filterGroups.count)
+        for item in pose.items {
+            var current = item.inGroup?.group
+            while let index = current, counts.indices.contains(index) {
+                counts[index] += 1
+                current = pose.filterGroups[index].parent
+            }
+        }
+        return pose.filterGroups.indices.map { pose.filterGroups[$0].blendMode != .normal && counts[$0] > 1 }
+    }
+
+    /// The outermost group around `item` that ``blendedGroups(of:)`` marks, if any.
+    static func blendedGroup(of item: Pose.Item, among blended: [Bool], in pose: Pose) -> Int? {
+        var found: Int? = nil
+        var current = item.inGroup?.group
+        while let index = current, blended.indices.contains(index) {
+            if blended[index] { found = index }
+            current = pose.filterGroups[index].parent
+        }
+        return found
     }
 
     /// Lottie's `bm` number for a blend mode, or `nil` when Lottie has none.
@@ -408,20 +529,28 @@ struct LottieClipBuilder {
     /// The layers for `runs` (back to front), front first as Lottie lists them, with matte layers and parent nulls.
     private func layerJSON(_ runs: [Run], frameCount: Int, images: inout LottieImageTable, nextIndex: inout Int,
                            matteAssets: [String: String], masks: [String: [[Sample]]], maskAssets: inout [JSONValue],
-                           width: Int, height: Int, context: inout Context)
+                           width: Int, height: Int, baked: [Bitmap] = [], context: inout Context)
         throws(ExportError) -> [JSONValue]
     {
         var front: [JSONValue] = []
         var nulls: [JSONValue] = []
         for run in runs.reversed() {
             let first = run.samples[0]
-            let picture = try images.entry(sprite: first.sprite, color: first.bake, node: first.path)
-            guard let sprite = library.sprite(first.sprite) else {
-                throw ExportError(message: "sprite \"\(first.sprite)\" shown by \(first.path) is not in the atlas")
-            }
-            // Asset pixels → sprite-local document pixels.
-            let toLocal = Matrix2D(a: sprite.size.width / Double(max(picture.width, 1)), b: 0, c: 0,
+            let picture: LottieImageTable.Entry
+            // Asset pixels → sprite-local document pixels (a baked picture's are canvas pixels already).
+            let toLocal: Matrix2D
+            if let index = LottieClipBuilder.bakedPicture(first.sprite), baked.indices.contains(index) {
+                let name = LottieNames.identifier(names.item(path: first.path), original: first.path)
+                picture = images.entry(drawn: baked[index], name: name + "_filtered")
+                toLocal = Matrix2D(a: 1, b: 0, c: 0, d: 1, tx: 0, ty: 0)
+            } else {
+                picture = try images.entry(sprite: first.sprite, color: first.bake, node: first.path)
+                guard let sprite = library.sprite(first.sprite) else {
+                    throw ExportError(message: "sprite \"\(first.sprite)\" shown by \(first.path) is not in the atlas")
+                }
+                toLocal = Matrix2D(a: sprite.size.width / Double(max(picture.width, 1)), b: 0, c: 0,
                                    d: sprite.size.height / Double(max(picture.height, 1)), tx: 0, ty: 0)
+            }
             let worlds = run.samples.map { $0.world.concatenating(toLocal) }
             let skewed = worlds.contains(where: LottieTransform.hasSkew)
             // `full` says skew with `sk` on the layer itself; `portable` rebuilds it as R·S·R (no player lacks that).
@@ -432,9 +561,10 @@ struct LottieClipBuilder {
                                   : skewed ? LottieTransform.split(world, previous: transforms.last)
                                   : LottieTransform.single(world, previous: transforms.last))
             }
-            if settings.profile == .portable && !skewed {
+            if settings.profile == .portable && !skewed && LottieClipBuilder.bakedPicture(first.sprite) == nil {
                 // rlottie 0.1 draws a translation-only image at its position truncated to whole pixels; a scale a
-                // millionth below 1 (0.001 px over 1000 px) makes it sample at the exact sub-pixel position.
+                // millionth below 1 (0.001 px over 1000 px) makes it sample at the exact sub-pixel position. (A
+                // baked picture sits on whole pixels already: at 100 % every player copies it pixel for pixel.)
                 for i in transforms.indices where transforms[i].scale == Vector2(x: 1, y: 1)
                     && LottieTransform.unwrap(transforms[i].rotation, near: 0) == 0
                 {

@@ -53,13 +53,15 @@ public struct LottieExporter: DocumentExporter {
         let structureSampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
         let pictures = LottiePictureCache(encoding: PNGEncodingOptions(preset: options.pictures))
         let names = LottieNames(document: document)
+        // Filtered nodes are drawn as `render` draws them, from the atlases' reduced copies too (made once).
+        let drawing = LottieClipBuilder.hasFilters(document) ? library.withMipmaps() : library
         // Clips are independent: they are built on all cores, each into its own slot, and gathered in the asked
         // order, so the files, diagnostics and reports are the same for any number of cores.
         let outputs = ClipWorkers.map(clips.count, jobs: options.jobs) { index in
             Result { () throws(ExportError) -> ClipOutput in
                 try Self.exportClip(clips[index], document: document, library: library, settings: options.lottie,
                                     sampler: sampler, structureSampler: structureSampler, pictures: pictures,
-                                    names: names, pretty: options.prettyJSON)
+                                    names: names, drawingLibrary: drawing, pretty: options.prettyJSON)
             }
         }
         var exported: [ExportedClip] = []
@@ -121,7 +123,7 @@ public struct LottieExporter: DocumentExporter {
     /// `pretty`: the file indented (``ExportOptions/prettyJSON``) rather than on one line.
     static func exportClip(_ clip: Clip, document: Document, library: AtlasLibrary, settings: LottieExportSettings,
                            sampler: PoseSampler, structureSampler: PoseSampler, pictures: LottiePictureCache,
-                           names: LottieNames,
+                           names: LottieNames, drawingLibrary: AtlasLibrary? = nil,
                            pretty: Bool = false) throws(ExportError) -> ClipOutput {
         var output: LottieClipBuilder.Output
         do {
@@ -135,7 +137,7 @@ public struct LottieExporter: DocumentExporter {
             } else {
                 output = try LottieClipBuilder(document: document, clip: clip, library: library,
                                                settings: settings, sampler: sampler, pictures: pictures,
-                                               names: names).build()
+                                               names: names, drawingLibrary: drawingLibrary).build()
                 output.diagnostics.insert(Diagnostic(
                     severity: .info, code: "lottie-flattened",
                     message: "\(built.flattened ?? "the structure cannot be kept"); written flattened (one image "

@@ -45,9 +45,17 @@ struct LottieImageTable {
     /// A picture asked for but not yet encoded: encoded in ``finish()``, all together, on every core.
     private struct Pending {
         var key: String
-        var sprite: Sprite
-        var resolved: AtlasLibrary.ResolvedSprite
-        var color: ColorTransform?
+        var source: Source
+        /// The picture's size in pixels (larger pictures are encoded first).
+        var pixels: Int
+    }
+
+    /// Where a pending picture's pixels come from.
+    private enum Source {
+        /// A sprite cut from its atlas, with a colour baked in or not.
+        case sprite(Sprite, AtlasLibrary.ResolvedSprite, ColorTransform?)
+        /// A picture drawn already (``PoseBaker``).
+        case drawn(Bitmap)
     }
     private var pending: [Pending] = []
     /// Picture keys in the order first asked for (the order of the assets).
@@ -71,7 +79,25 @@ struct LottieImageTable {
                           width: sprite.rotated ? region.height : region.width,
                           height: sprite.rotated ? region.width : region.height)
         if cache.picture(key) == nil {
-            pending.append(Pending(key: key, sprite: sprite, resolved: resolved, color: color))
+            pending.append(Pending(key: key, source: .sprite(sprite, resolved, color),
+                                   pixels: region.width * region.height))
+        }
+        entries[key] = entry
+        ids[key] = entry.id
+        requests.append(key)
+        return entry
+    }
+
+    /// The asset for a picture drawn already (a filtered node's appearance, ``PoseBaker``), named `name` (an
+    /// identifier), its size and the CRC-32 of its pixels, so the same pixels get the same id in every clip and run.
+    mutating func entry(drawn picture: Bitmap, name: String) -> Entry {
+        let crc = String(Deflate.crc32(picture.pixels), radix: 16)
+        let digest = "\(picture.width)x\(picture.height)_" + String(repeating: "0", count: 8 - crc.count) + crc
+        let key = "\u{2}" + digest
+        if let known = entries[key] { return known }
+        let entry = Entry(id: name + "_" + digest, width: picture.width, height: picture.height)
+        if cache.picture(key) == nil {
+            pending.append(Pending(key: key, source: .drawn(picture), pixels: picture.width * picture.height))
         }
         entries[key] = entry
         ids[key] = entry.id
@@ -93,9 +119,7 @@ struct LottieImageTable {
             // Largest pictures first, each worker taking the next one when it is free: on a machine whose other
             // cores are busy, no worker is left with a fixed share to finish alone.
             let queue = LottieWorkQueue(order: work.indices.sorted { a, b in
-                let sa = work[a].resolved.region.width * work[a].resolved.region.height
-                let sb = work[b].resolved.region.width * work[b].resolved.region.height
-                return sa != sb ? sa > sb : a < b
+                work[a].pixels != work[b].pixels ? work[a].pixels > work[b].pixels : a < b
             })
             DispatchQueue.concurrentPerform(iterations: workers) { _ in
                 var encoder = PNGEncoder(options: cache.encoding)
@@ -133,13 +157,21 @@ struct LottieImageTable {
                                encoder: inout PNGEncoder) -> Result<LottiePictureCache.Picture, ExportError>
     {
         var picture: Bitmap
-        do { picture = try upright(item.sprite, item.resolved, library: library) } catch { return .failure(error) }
-        if let color = item.color { bake(color, into: &picture) }
+        let name: String
+        switch item.source {
+        case .sprite(let sprite, let resolved, let color):
+            do { picture = try upright(sprite, resolved, library: library) } catch { return .failure(error) }
+            if let color { bake(color, into: &picture) }
+            name = "sprite \"\(sprite.id)\""
+        case .drawn(let bitmap):
+            picture = bitmap
+            name = "the drawn picture \(item.key.dropFirst())"
+        }
         do {
             let png = try contents.png(for: picture, encoder: &encoder).png
             return .success(LottiePictureCache.Picture(png: png, width: picture.width, height: picture.height))
         } catch {
-            return .failure(ExportError(message: "could not encode sprite \"\(item.sprite.id)\" as PNG: \(error.message)"))
+            return .failure(ExportError(message: "could not encode \(name) as PNG: \(error.message)"))
         }
     }
 

@@ -12,6 +12,9 @@ public struct LottieReport: Sendable, Equatable {
     public var sourceKeyedProperties = 0
     /// Layers showing a picture with its colour transform baked in.
     public var bakedTints = 0
+    /// Distinct pictures of filtered nodes drawn as `keyframe render` draws them (filters, and what the node shows,
+    /// baked in at the canvas's size).
+    public var bakedFilterPictures = 0
     /// Layers clipped by a track matte (`full`).
     public var mattes = 0
     /// Layers clipped by layer mask paths (`portable`).
@@ -26,6 +29,8 @@ public struct LottieReport: Sendable, Equatable {
     public var approximated: Set<String> = []
     /// Nodes left out (filters), by path.
     public var dropped: Set<String> = []
+    /// How far each measured entry of ``approximated`` and ``dropped`` moves the clip's frames from `keyframe render`.
+    public var errors: [String: ApproximationError] = [:]
 
     public init() {}
 
@@ -38,10 +43,16 @@ public struct LottieReport: Sendable, Equatable {
         if skewRewrites > 0 { text += ", \(skewRewrites) skew rewrites" }
         if skews > 0 { text += ", \(skews) skewed layers (sk)" }
         if bakedTints > 0 { text += ", \(bakedTints) baked tints" }
+        if bakedFilterPictures > 0 { text += ", \(bakedFilterPictures) baked filter pictures" }
         if mattes > 0 { text += ", \(mattes) track mattes" }
         if masks > 0 { text += ", \(masks) masked layers" }
-        text += "; approximated: \(approximated.isEmpty ? "none" : approximated.sorted().joined(separator: ", "))"
-        text += "; dropped: \(dropped.isEmpty ? "none" : dropped.sorted().joined(separator: ", "))"
+        func list(_ entries: Set<String>) -> String {
+            entries.isEmpty ? "none" : entries.sorted().map { entry in
+                errors[entry].map { "\(entry) [\($0)]" } ?? entry
+            }.joined(separator: ", ")
+        }
+        text += "; approximated: \(list(approximated))"
+        text += "; dropped: \(list(dropped))"
         return text
     }
 }

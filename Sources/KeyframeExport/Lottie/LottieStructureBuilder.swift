@@ -200,6 +200,13 @@ struct LottieStructureBuilder {
                 if let modes = node.tracks.blendMode?.keyframes, modes.contains(where: { $0.value != .normal }) {
                     throw Unsupported(reason: "\(id)/\(node.id) uses a blend mode")
                 }
+                // What a filtered node shows is drawn into pictures on the canvas, which only the flattened form
+                // (every layer at the root, in canvas pixels) places.
+                if let filters = node.tracks.filters?.keyframes,
+                    filters.contains(where: { $0.value.contains { $0.effect != nil } })
+                {
+                    throw Unsupported(reason: "\(id)/\(node.id) has a filter")
+                }
                 for keyframe in node.tracks.content?.keyframes ?? [] {
                     if case .composition(let instance) = keyframe.value { queue.append(instance.composition) }
                 }

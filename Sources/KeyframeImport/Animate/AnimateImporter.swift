@@ -74,7 +74,8 @@ struct AnimateImporter {
             }
             guard let pixelSize = imageSize else {
                 let exists = folder.fileExists(imageFile)
-                let reason = exists ? "atlas image is not a PNG" : "atlas image not found"
+                let reason = folder.outsideReason(imageFile)
+                    ?? (exists ? "atlas image is not a PNG" : "atlas image not found")
                 let tried = exists ? nil : AnimateImporter.ownImageName(of: map)
                 throw ImportError(.missingFile(
                     path: imageFile,
@@ -311,9 +312,9 @@ struct AnimateImporter {
         if let index = visiting.firstIndex(of: name) {
             throw ImportError(.symbolCycle(Array(visiting[index...]) + [name]))
         }
-        guard visiting.count < 256 else {
+        guard visiting.count < ModelLimits.maximumNesting else {
             throw ImportError(.limitExceeded(file: file, path: path.description,
-                                             message: "symbols are nested more than 256 levels deep"))
+                                             message: "symbols are nested more than \(ModelLimits.maximumNesting) levels deep"))
         }
         let source: (file: String, cursor: JSONCursor)
         if let known = symbolCursors[name] {
@@ -657,11 +658,6 @@ struct AnimateImporter {
                                      message: "blend mode \"\(name)\" is unknown; drawn as normal", file: file,
                                      path: path.description))
             return .normal
-        }
-        if ![.normal, .add, .multiply, .screen].contains(mode) {
-            collector.add(Diagnostic(severity: .warning, code: "blend-mode-not-rendered",
-                                     message: "blend mode \(mode.rawValue) is kept as data but rendered as normal",
-                                     file: file, path: path.description))
         }
         return mode
     }

@@ -7,7 +7,7 @@ import KeyframeModel
 struct AnimateReader {
     /// Longest timeline accepted, in frames (about 70 minutes at 24 fps). Guards against absurd durations such as
     /// 10⁹ that would make players and renderers run forever.
-    static let maximumTimelineFrames = 100_000
+    static let maximumTimelineFrames = ModelLimits.maximumTimelineFrames
 
     var diagnostics: [(code: String, message: String, path: JSONPath)] = []
 

@@ -199,6 +199,12 @@ struct DragonBonesNormalizer {
             func fail(_ path: JSONPath, _ message: String) -> ImportError {
                 ImportError(.schema(file: file, JSONSchemaError(path: path, message: message)))
             }
+            for (list, kind) in [(armature.bones.count, "bones"), (armature.slots.count, "slots")]
+            where list > ModelLimits.maximumNodes {
+                throw ImportError(.limitExceeded(
+                    file: file, path: armature.path.appending(kind == "bones" ? "bone" : "slot").description,
+                    message: "the armature has \(list) \(kind), more than the \(ModelLimits.maximumNodes) a model holds"))
+            }
             var byName: [String: DragonBonesWire.Bone] = [:]
             for bone in armature.bones {
                 guard byName[bone.name] == nil else { throw fail(bone.path.appending("name"), "duplicate bone \"\(bone.name)\"") }
@@ -209,23 +215,38 @@ struct DragonBonesNormalizer {
                     throw fail(bone.path.appending("parent"), "bone \"\(bone.name)\" names an unknown parent \"\(parent)\"")
                 }
             }
-            // Parents first, keeping file order otherwise; a cycle is reported with its chain.
+            // Parents first, keeping file order otherwise; a cycle is reported with its chain, a chain deeper than
+            // the model's nesting budget with the bone where it goes too deep. Walked without recursion, each bone
+            // once: the cost is linear in the bones whatever their depth.
             var ordered: [DragonBonesWire.Bone] = []
-            var state: [String: Int] = [:]  // 1 visiting, 2 done
-            func visit(_ bone: DragonBonesWire.Bone, _ chain: [String]) throws(ImportError) {
-                if state[bone.name] == 2 { return }
-                if state[bone.name] == 1 {
-                    throw fail(bone.path.appending("parent"),
-                               "bone cycle: \((chain + [bone.name]).joined(separator: " → "))")
+            var depth: [String: Int] = [:]
+            for start in armature.bones where depth[start.name] == nil {
+                // The chain of bones not placed yet, from `start` up to the first placed bone or the root.
+                var chain: [DragonBonesWire.Bone] = [start]
+                var onChain: Set<String> = [start.name]
+                while let parent = chain.last!.parent, !parent.isEmpty, depth[parent] == nil, let parentBone = byName[parent] {
+                    guard onChain.insert(parent).inserted else {
+                        let names = chain.map(\.name).drop { $0 != parent } + [parent]
+                        throw fail(chain.last!.path.appending("parent"), "bone cycle: \(names.joined(separator: " → "))")
+                    }
+                    chain.append(parentBone)
+                    guard chain.count <= ModelLimits.maximumNesting + 1 else {
+                        throw ImportError(.limitExceeded(
+                            file: file, path: start.path.appending("parent").description,
+                            message: "bone \"\(start.name)\" is nested more than \(ModelLimits.maximumNesting) bones deep"))
+                    }
                 }
-                state[bone.name] = 1
-                if let parent = bone.parent, !parent.isEmpty, let parentBone = byName[parent] {
-                    try visit(parentBone, chain + [bone.name])
+                for bone in chain.reversed() {
+                    let above = bone.parent.flatMap { $0.isEmpty ? nil : depth[$0] } ?? -1
+                    guard above + 1 < ModelLimits.maximumNesting else {
+                        throw ImportError(.limitExceeded(
+                            file: file, path: bone.path.appending("parent").description,
+                            message: "bone \"\(bone.name)\" is nested more than \(ModelLimits.maximumNesting) bones deep"))
+                    }
+                    depth[bone.name] = above + 1
+                    ordered.append(bone)
                 }
-                state[bone.name] = 2
-                ordered.append(bone)
             }
-            for bone in armature.bones { try visit(bone, []) }
             bones = ordered
             var index: [String: Int] = [:]
             for (i, bone) in armature.bones.enumerated() { index[bone.name] = i }
@@ -897,9 +918,6 @@ struct DragonBonesNormalizer {
             let name = Int(mode).map { names.indices.contains($0) ? names[$0] : "normal" } ?? mode
             if let blend = BlendMode(rawValue: name), blend != .normal {
                 tracks.blendMode = Track(constant: blend)
-                if ![.add, .multiply, .screen].contains(blend) {
-                    warn("blend-mode-not-rendered", "blend mode \"\(name)\" is kept but not rendered", slot.path.appending("blendMode"))
-                }
             } else if BlendMode(rawValue: name) == nil {
                 warn("unknown-blend-mode", "unknown blend mode \"\(mode)\"; normal is used", slot.path.appending("blendMode"))
             }

@@ -21,7 +21,7 @@ struct FlumpImporter {
     /// Longest timeline accepted, in frames (as for Animate).
     static let maximumTimelineFrames = AnimateReader.maximumTimelineFrames
     /// Movies nested deeper than this are rejected.
-    static let maximumNesting = 256
+    static let maximumNesting = ModelLimits.maximumNesting
 
     private let folder: SourceFolder
     private let file: String
@@ -167,7 +167,8 @@ struct FlumpImporter {
                 }
             }
             guard let pixelSize = imageSize else {
-                let reason = folder.fileExists(imageFile) ? "atlas image is not a PNG" : "atlas image not found"
+                let reason = folder.outsideReason(imageFile)
+                    ?? (folder.fileExists(imageFile) ? "atlas image is not a PNG" : "atlas image not found")
                 throw ImportError(.missingFile(
                     path: imageFile,
                     reason: "\(reason) (named by \(file) at \(atlas.location))"))
