@@ -71,9 +71,16 @@ final class BenchmarkSmokeTests: XCTestCase {
         XCTAssertEqual(meshFree.meshes, 1)
         XCTAssertLessThan(meshFree.mainBytes, meshFree.mainBytesWithMeshes)
         XCTAssertNil(results.last?.withoutMeshes)
+        // The baked alternative: the flag drawn at each frame it shows, fewer distinct pictures than frames at most.
+        let baked = meshFree.baked
+        XCTAssertGreaterThan(baked.meshItems, 0)
+        XCTAssertGreaterThan(baked.pictures, 0)
+        XCTAssertLessThanOrEqual(baked.pictures, baked.meshItems)
+        XCTAssertGreaterThan(baked.pictureBytes, baked.pictures * 57, "each picture is at least a PNG's fixed chunks")
         let report = ExportBenchmark.report(results, configuration: configuration)
         let table = try XCTUnwrap(report.components(separatedBy: "meshes: ").last)
         XCTAssertTrue(table.contains("dragonbones-waver") && !table.contains("bta-spinner"), report)
+        XCTAssertTrue(report.contains("meshes baked instead"), report)
     }
 
     func testExportBenchmarkNamesAnUnreadableInput() {
