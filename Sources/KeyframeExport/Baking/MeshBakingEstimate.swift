@@ -19,6 +19,7 @@ public struct MeshBakingEstimate: Sendable, Equatable {
     /// The pictures' encoded bytes.
     public var pictureBytes = 0
 
+    /// No meshes measured yet.
     public init() {}
 
     /// Measures the meshes of `document` (atlases in `assetsFolder`) for every clip `options` exports.
