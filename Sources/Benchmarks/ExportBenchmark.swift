@@ -32,11 +32,28 @@ public enum ExportBenchmark {
         public var options = ExportOptions()
         /// Repetitions per export; the fastest of each is kept.
         public var repetitions = 5
+        /// Also export each document that has meshes with its meshes left out (``Result/withoutMeshes``): what the
+        /// meshes cost in export time and bytes.
+        public var comparesMeshes = false
         /// Whether every node's filters are removed after the import (the baseline of a filtered export: what it
         /// costs when its filters are left out, as exports did before they drew them into pictures).
         public var withoutFilters = false
 
         public init(format: ExportFormat) { self.format = format }
+    }
+
+    /// The same export of the document with its meshes left out (every mesh a node shows replaced by nothing).
+    public struct MeshFreeFigures: Sendable {
+        /// Meshes the document has.
+        public var meshes: Int
+        public var export: BenchmarkClock.Span
+        public var outputBytes: Int
+        /// Bytes of the clip files alone (JSON or property list, pictures embedded or not as configured).
+        public var mainBytes: Int
+        /// The same for the export with meshes.
+        public var mainBytesWithMeshes: Int
+        /// The meshes drawn into pictures per distinct pose instead (``MeshBakingEstimate``).
+        public var baked: MeshBakingEstimate
     }
 
     /// One export's figures (seconds; the fastest run of each).
@@ -56,6 +73,8 @@ public enum ExportBenchmark {
         public var atlasDecodeCPU: Double
         /// Sampling every clip's pose at each of its frames once, one thread (thread CPU).
         public var poseSamplingCPU: Double
+        /// With ``Configuration/comparesMeshes``, for a document with meshes: the export without them.
+        public var withoutMeshes: MeshFreeFigures? = nil
 
         /// Export over conversion (wall).
         public var exportToConvert: Double { export.wall / convert.wall }
@@ -97,9 +116,13 @@ public enum ExportBenchmark {
                 let (floor, pictures) = try pictureFloor(folder, exporter: exporter, configuration: configuration)
                 let decode = try atlasDecodeTime(folder, repetitions: configuration.repetitions)
                 let sampling = try poseSamplingTime(folder, repetitions: configuration.repetitions)
-                results.append(Result(name: folder.lastPathComponent, clips: clips, outputBytes: bytes, convert: convert,
-                                      export: export, pictureFloor: floor.wall, pictureFloorCPU: floor.threadCPU,
-                                      pictures: pictures, atlasDecodeCPU: decode, poseSamplingCPU: sampling))
+                var result = Result(name: folder.lastPathComponent, clips: clips, outputBytes: bytes, convert: convert,
+                                    export: export, pictureFloor: floor.wall, pictureFloorCPU: floor.threadCPU,
+                                    pictures: pictures, atlasDecodeCPU: decode, poseSamplingCPU: sampling)
+                if configuration.comparesMeshes {
+                    result.withoutMeshes = try meshFree(folder, exporter: exporter, configuration: configuration)
+                }
+                results.append(result)
             } catch let error as BenchmarkError {
                 throw error
             } catch {
@@ -142,6 +165,48 @@ public enum ExportBenchmark {
             best = best.fastest(try BenchmarkClock.measure { for bitmap in bitmaps { _ = try encoder.encode(bitmap) } }.span)
         }
         return (best, bitmaps.count)
+    }
+
+    /// Exports the document in `folder` with and without its meshes (best of the repetitions each), or `nil` when it
+    /// has none.
+    static func meshFree(_ folder: URL, exporter: any DocumentExporter, configuration: Configuration) throws
+        -> MeshFreeFigures?
+    {
+        let imported = try Importer.importDocument(at: folder)
+        let document = configuration.withoutFilters ? withoutFilters(imported) : imported
+        guard !document.assets.meshes.isEmpty else { return nil }
+        let assets = try Importer.detect(folder).folder
+        let plain = withoutMeshes(document)
+        var best = BenchmarkClock.Span.worst
+        var bytes = 0, main = 0, mainWith = 0
+        for _ in 0..<max(configuration.repetitions, 1) {
+            let (result, span) = try BenchmarkClock.measure {
+                try exporter.export(plain, assetsFolder: assets, options: configuration.options)
+            }
+            best = best.fastest(span)
+            bytes = result.clips.reduce(0) { $0 + $1.main.bytes.count + $1.companions.reduce(0) { $0 + $1.bytes.count } }
+            main = result.clips.reduce(0) { $0 + $1.main.bytes.count }
+        }
+        let with = try exporter.export(document, assetsFolder: assets, options: configuration.options)
+        mainWith = with.clips.reduce(0) { $0 + $1.main.bytes.count }
+        let baked = try MeshBakingEstimate.measure(document, assetsFolder: assets, options: configuration.options)
+        return MeshFreeFigures(meshes: document.assets.meshes.count, export: best, outputBytes: bytes, mainBytes: main,
+                               mainBytesWithMeshes: mainWith, baked: baked)
+    }
+
+    /// `document` with every mesh a node shows replaced by nothing (the node's transform, colour and children stay).
+    public static func withoutMeshes(_ document: Document) -> Document {
+        var copy = document
+        for c in copy.compositions.indices {
+            for n in copy.compositions[c].nodes.indices {
+                guard var track = copy.compositions[c].nodes[n].tracks.content else { continue }
+                for k in track.keyframes.indices {
+                    if case .mesh = track.keyframes[k].value { track.keyframes[k].value = .none }
+                }
+                copy.compositions[c].nodes[n].tracks.content = track
+            }
+        }
+        return copy
     }
 
     /// `document` with every node's filters removed.
@@ -223,6 +288,37 @@ public enum ExportBenchmark {
                      + "export that writes them goes below on one core; decode: the export's atlas images decoded alone; "
                      + "sample: every clip's pose sampled once at each of its frames; ÷(all): export CPU ÷ (convert + "
                      + "png + decode + sample); CPU: process CPU time (the export's: all its threads), fastest run of each")
+        let meshed = results.filter { $0.withoutMeshes != nil }
+        if !meshed.isEmpty {
+            lines.append("")
+            lines.append("meshes: the same export with every mesh left out (goal for Lottie: the clip files ≤ 3× the bytes)")
+            lines.append("name".padding(toLength: 40, withPad: " ", startingAt: 0)
+                         + " meshes  export ms  without  ×      clip files KB  without    ×   all output KB  without")
+            for r in meshed {
+                let m = r.withoutMeshes!
+                lines.append(r.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+                             + String(format: " %6d  %9.2f  %7.2f  %5.2f×  %13.1f  %7.1f  %5.2f×  %13.1f  %7.1f", m.meshes,
+                                      r.export.wall * 1e3, m.export.wall * 1e3, r.export.wall / m.export.wall,
+                                      Double(m.mainBytesWithMeshes) / 1024, Double(m.mainBytes) / 1024,
+                                      Double(m.mainBytesWithMeshes) / Double(max(m.mainBytes, 1)),
+                                      Double(r.outputBytes) / 1024, Double(m.outputBytes) / 1024))
+            }
+            lines.append("")
+            lines.append("meshes baked instead: each mesh item drawn alone per distinct pose (render's renderer, trimmed, "
+                         + "equal pixels merged), PNG-encoded; est. × = (clip files without meshes + pictures × 4/3, "
+                         + "base64-embedded) ÷ clip files without meshes")
+            lines.append("name".padding(toLength: 40, withPad: " ", startingAt: 0)
+                         + " mesh items  pictures  pictures KB  est. ×  triangles ×")
+            for r in meshed {
+                let m = r.withoutMeshes!
+                let without = Double(max(m.mainBytes, 1))
+                lines.append(r.name.padding(toLength: 40, withPad: " ", startingAt: 0)
+                             + String(format: " %10d  %8d  %11.1f  %5.2f×  %10.2f×", m.baked.meshItems, m.baked.pictures,
+                                      Double(m.baked.pictureBytes) / 1024,
+                                      (Double(m.mainBytes) + Double(m.baked.pictureBytes) * 4 / 3) / without,
+                                      Double(m.mainBytesWithMeshes) / without))
+            }
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

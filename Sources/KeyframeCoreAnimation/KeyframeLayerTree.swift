@@ -70,7 +70,21 @@ public final class KeyframeLayerTree {
     // MARK: Field-for-field copies
 
     static func layer(_ d: LayerTreeDescription.Layer, images: [String: CGImage]) -> CALayer {
-        let layer = CALayer()
+        let layer: CALayer
+        if let first = d.path.first {
+            // A shape layer (a mesh triangle's mask): the polygon filled opaque, non-zero rule.
+            let shape = CAShapeLayer()
+            let path = CGMutablePath()
+            path.move(to: point(first))
+            for p in d.path.dropFirst() { path.addLine(to: point(p)) }
+            path.closeSubpath()
+            shape.path = path
+            shape.fillColor = CGColor(gray: 0, alpha: 1)
+            shape.fillRule = .nonZero
+            layer = shape
+        } else {
+            layer = CALayer()
+        }
         layer.name = d.name
         layer.bounds = rect(d.bounds)
         layer.anchorPoint = point(d.anchorPoint)

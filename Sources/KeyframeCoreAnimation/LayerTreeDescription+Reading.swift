@@ -147,7 +147,18 @@ private struct Reader {
                 return try group(object, at + ".animation")
             },
             mask: mask,
-            sublayers: sublayers)
+            sublayers: sublayers,
+            path: try polygon(d["path"], at + ".path"))
+    }
+
+    /// A shape layer's polygon: absent, or x, y pairs of at least three points.
+    func polygon(_ value: JSONValue?, _ at: String) throws(LayerTreeLoadError) -> [LayerTreeDescription.Point] {
+        guard let value else { return [] }
+        let flat = try numbers(value, at)
+        guard flat.count >= 6, flat.count % 2 == 0 else {
+            throw error(at, "\(flat.count) numbers: expected x, y pairs of at least 3 points")
+        }
+        return stride(from: 0, to: flat.count, by: 2).map { LayerTreeDescription.Point(x: flat[$0], y: flat[$0 + 1]) }
     }
 
     func group(_ d: JSONObject, _ at: String) throws(LayerTreeLoadError) -> LayerTreeDescription.AnimationGroup {

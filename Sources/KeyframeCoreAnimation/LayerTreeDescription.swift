@@ -58,6 +58,9 @@ public struct LayerTreeDescription: Sendable, Hashable {
         public var mask: [Layer]
         /// Back to front.
         public var sublayers: [Layer]
+        /// A `CAShapeLayer`'s closed polygon in bounds space, filled opaque (non-zero rule); empty for a plain
+        /// `CALayer`. Mesh triangles use it as their mask.
+        public var path: [Point] = []
     }
 
     /// The `CAMediaTiming` fields of an animation.

@@ -29,6 +29,8 @@ struct BenchExport: ParsableCommand {
     @Option(help: "Clips exported in parallel, as for export (default: all cores).")
     var jobs: Int?
 
+    @Flag(help: "Also export each input that has meshes with its meshes left out, and compare time and bytes.")
+    var meshes = false
     @Flag(help: ArgumentHelp("Remove every node's filters after the import: the baseline of filtered exports (their cost when the filters are left out rather than drawn into pictures)."))
     var withoutFilters = false
 
@@ -43,6 +45,7 @@ struct BenchExport: ParsableCommand {
         configuration.options.pictures = png
         configuration.options.jobs = jobs
         configuration.repetitions = repetitions
+        configuration.comparesMeshes = meshes
         configuration.withoutFilters = withoutFilters
         let results: [ExportBenchmark.Result]
         do throws(BenchmarkError) {

@@ -38,6 +38,20 @@ final class CALayerTreeValidatorTests: XCTestCase {
         XCTAssertEqual(CALayerTreeValidator.problems(in: try tree()), [])
     }
 
+    /// A shape layer's `path` must be x, y pairs of at least three finite points.
+    func testShapePathsMustBePolygons() throws {
+        for (path, message) in [([0.0, 0, 1, 0], "path has 4 numbers"), ([0, 0, 1, 0, 1], "path has 5 numbers"),
+                                ([0, 0, 1, 0, .nan, 1], "path is not finite")] {
+            var document = try tree()
+            document.root.sublayers[0].path = path
+            let found = CALayerTreeValidator.problems(in: document)
+            XCTAssertTrue(found.contains { $0.contains(message) }, "\(path): \(found)")
+        }
+        var document = try tree()
+        document.root.sublayers[0].path = [0, 0, 4, 0, 0, 4]
+        XCTAssertEqual(CALayerTreeValidator.problems(in: document), [])
+    }
+
     func testKeyTimesCountMustMatchValues() throws {
         let found = try problems(mode: "linear") { $0.keyTimes.removeLast() }
         XCTAssertTrue(found.contains { $0.contains("keyTimes for") }, "\(found)")

@@ -19,6 +19,7 @@ struct CoreAnimationConformance {
         var frames = 0
         var sprites = 0
         var meshItems = 0
+        var meshTriangles = 0
         var flattenedTimelines = 0
         var maskShapes = 0
         var filterPictures = 0
@@ -32,6 +33,7 @@ struct CoreAnimationConformance {
             frames += other.frames
             sprites += other.sprites
             meshItems += other.meshItems
+            meshTriangles += other.meshTriangles
             flattenedTimelines += other.flattenedTimelines
             maskShapes += other.maskShapes
             filterPictures += other.filterPictures
@@ -41,8 +43,9 @@ struct CoreAnimationConformance {
         }
 
         var description: String {
-            "\(exports) exports, \(clips) clips, \(frames) frames, \(sprites) sprites and \(maskShapes) mask shapes compared (\(meshItems) mesh items "
-                + "not exported, \(filterPictures) filter pictures), \(flattenedTimelines) nested timelines flattened; max corner error \(maxCornerError) px, max opacity error \(maxOpacityError)"
+            "\(exports) exports, \(clips) clips, \(frames) frames, \(sprites) sprites, \(meshItems) mesh items (\(meshTriangles) triangles) and "
+                + "\(maskShapes) mask shapes compared (\(filterPictures) filter pictures), \(flattenedTimelines) nested timelines flattened; "
+                + "max corner error \(maxCornerError) px, max opacity error \(maxOpacityError)"
         }
     }
 
@@ -89,18 +92,48 @@ struct CoreAnimationConformance {
             figures.frames += 1
             let pose = sampler.sample(clip: clip, time: Frames(Double(frame)))
             let items = Self.drawnItems(pose)
-            let expected = items.filter { $0.mesh == nil }
-            figures.meshItems += items.count - expected.count
+            figures.meshItems += items.filter { $0.mesh != nil }.count
             let drawn = player.draw(at: Double(frame) / fps)
             func fail(_ message: String) {
                 if figures.failures.count < 20 { figures.failures.append("\(name) frame \(frame): \(message)") }
             }
-            guard drawn.count == expected.count else {
-                fail("Core Animation draws \(drawn.count) layers, the sampler \(expected.count) sprites: "
-                     + "\(drawn.map(\.name)) vs \(expected.map(\.sprite))")
+            let expectedCount = items.reduce(0) { $0 + (meshTriangles($1)?.count ?? 1) }
+            guard drawn.count == expectedCount else {
+                fail("Core Animation draws \(drawn.count) layers, the sampler \(expectedCount) sprites and triangles: "
+                     + "\(drawn.map(\.name)) vs \(items.map(\.sprite))")
                 continue
             }
-            for (layer, item) in zip(drawn, expected) {
+            var expected: [Pose.Item] = []
+            var plain: [CALayerTreePlayer.DrawnLayer] = []
+            var cursor = 0
+            for item in items {
+                guard let triangles = meshTriangles(item) else {
+                    expected.append(item)
+                    plain.append(drawn[cursor])
+                    cursor += 1
+                    continue
+                }
+                // A mesh: one triangle layer per triangle, each masked by its triangle.
+                for (t, vertices) in triangles.enumerated() {
+                    let layer = drawn[cursor + t]
+                    guard layer.name == item.sprite, let sprite = sprites[item.sprite], let image = images[layer.image],
+                        let mesh = item.mesh
+                    else {
+                        fail("draws \(layer.name) where the sampler draws a triangle of \(item.sprite)")
+                        continue
+                    }
+                    figures.meshTriangles += 1
+                    let error = vertexError(layer, vertices: vertices, mesh: mesh, sprite: sprite, image: image)
+                    figures.maxCornerError = max(figures.maxCornerError, error)
+                    if !(error <= cornerTolerance) { fail("\(item.path) triangle \(t) vertex off by \(error) px") }
+                    if layer.masks.last?.first?.shape == nil { fail("\(item.path) triangle \(t) has no triangle mask") }
+                    let opacityError = abs(layer.opacity - item.color.alphaMultiplier)
+                    figures.maxOpacityError = max(figures.maxOpacityError, opacityError)
+                    if !(opacityError <= opacityTolerance) { fail("\(item.path) triangle \(t) opacity \(layer.opacity)") }
+                }
+                cursor += triangles.count
+            }
+            for (layer, item) in zip(plain, expected) {
                 figures.sprites += 1
                 if item.sprite.hasPrefix(Self.filtered) {
                     // A filtered node's picture: in the node's layer, on whole document pixels, with the node's alpha.
@@ -174,6 +207,42 @@ struct CoreAnimationConformance {
             }
         }
         return figures
+    }
+
+    /// A mesh item's triangles that have area in texture space (vertex indices), or `nil` for a plain sprite.
+    static func meshTriangles(_ item: Pose.Item) -> [[Int]]? {
+        guard let mesh = item.mesh else { return nil }
+        var result: [[Int]] = []
+        for t in 0..<(mesh.triangles.count / 3) {
+            let v = [mesh.triangles[3 * t], mesh.triangles[3 * t + 1], mesh.triangles[3 * t + 2]]
+            guard v.allSatisfy(mesh.uvs.indices.contains) else { continue }
+            let (a, b, c) = (mesh.uvs[v[0]], mesh.uvs[v[1]], mesh.uvs[v[2]])
+            if abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) > 1e-12 { result.append(v) }
+        }
+        return result
+    }
+
+    /// The largest distance between where Core Animation puts a triangle's texture corners (upright point → atlas
+    /// point by the model's definition of a sprite → bounds point through `contentsRect` → root) and the pose's
+    /// vertices.
+    static func vertexError(_ layer: CALayerTreePlayer.DrawnLayer, vertices: [Int], mesh: Pose.Mesh, sprite: Sprite,
+                            image: CALayerTreeDocument.Image) -> Double {
+        let (bw, bh) = (layer.bounds[2], layer.bounds[3])
+        let r = layer.contentsRect
+        let region = sprite.region
+        let resolution = region.width / (sprite.rotated ? sprite.size.height : sprite.size.width)
+        var worst = 0.0
+        for v in vertices {
+            let u = mesh.uvs[v].x * sprite.size.width, w = mesh.uvs[v].y * sprite.size.height
+            let ax = sprite.rotated ? region.x + region.width - w * resolution : region.x + u * resolution
+            let ay = sprite.rotated ? region.y + u * resolution : region.y + w * resolution
+            let bx = layer.bounds[0] + (ax / image.pixelWidth - r[0]) / r[2] * bw
+            let by = layer.bounds[1] + (ay / image.pixelHeight - r[1]) / r[3] * bh
+            let ca = layer.transform.apply(Vector2(x: bx, y: by))
+            let p = mesh.positions[v]
+            worst = max(worst, ((ca.x - p.x) * (ca.x - p.x) + (ca.y - p.y) * (ca.y - p.y)).squareRoot())
+        }
+        return worst
     }
 
     /// The sprite name ``drawnItems(_:)`` gives a filtered node's picture (followed by the node's path).

@@ -12,8 +12,12 @@ import XCTest
 /// Draws what the Core Animation model shows from each exported sample clip (every layer with contents: its image
 /// region through `contentsRect`, its bounds, its world transform and opacity) with the raster renderer, and
 /// compares every frame with what `keyframe render` draws for the same clip (FramePlan → FrameRenderer), within
-/// 1/255 per channel. Clips whose export reported a warning (a tint, mask or mesh Core Animation cannot show) are
+/// 1/255 per channel. Clips whose export reported a warning (a tint or blend mode Core Animation cannot show) are
 /// drawn too and their differing frames counted; the test requires that every clip without a warning is identical.
+/// Meshes are triangle layers, each masked by a shape layer, which `keyframe render` draws as one seamless mesh:
+/// frames showing a mesh are held instead to the Lottie players' criterion (every channel's mean ≤ 1/255, ≤ 2 % of
+/// pixels off by > 8/255) on the whole frame and, within the meshes' bounding box, mean ≤ 4/255 and ≤ 5 % off — the
+/// triangles' pushed-out edges overlap by about a pixel, where a half-transparent texel is drawn twice.
 final class CoreAnimationRenderTests: XCTestCase {
     func testLayerTreesRenderLikeKeyframeRender() throws {
         var identical = 0, differing = 0, checkedFrames = 0
@@ -38,7 +42,8 @@ final class CoreAnimationRenderTests: XCTestCase {
                                                 fps: document.frameRate.framesPerSecond, selection: .all)
                 let (framing, _) = try Framing.make(plans: plans, scenes: [scene], fit: .content, size: nil)
                 var renderer = FrameRenderer()
-                var worst = 0, bad = 0
+                var worst = 0, bad = 0, meshFrames = 0
+                var meshWorst = (0.0, 0.0, 0.0, 0.0)
                 for (index, plan) in plans.enumerated() {
                     var expected = Bitmap(width: 1, height: 1)
                     renderer.render(plan, scenes: [scene], framing: framing, background: .transparent, into: &expected)
@@ -46,7 +51,16 @@ final class CoreAnimationRenderTests: XCTestCase {
                     var pose = Pose()
                     for layer in drawn {
                         var item = try Self.item(layer, tree: tree, document: drawDocument)
-                        for shapes in layer.masks {
+                        var masks = layer.masks
+                        if let last = masks.last, last.count == 1, let polygon = last[0].shape {
+                            // A mesh triangle: the picture clipped by its shape-layer mask.
+                            // A triangle placed with no area draws nothing.
+                            guard let triangle = try Self.clipped(item, by: polygon, shape: last[0], document: drawDocument)
+                            else { continue }
+                            item = triangle
+                            masks.removeLast()
+                        }
+                        for shapes in masks {
                             pose.masks.append(try shapes.map { try Self.item($0, tree: tree, document: drawDocument) })
                             item.masks.append(pose.masks.count - 1)
                         }
@@ -57,6 +71,21 @@ final class CoreAnimationRenderTests: XCTestCase {
                     let comparison = BitmapComparison.compare(actual, expected, tolerance: 1)
                     worst = max(worst, comparison.maxDifference)
                     checkedFrames += 1
+                    let meshes = scene.sampler.sample(clip: clip, time: plan.layers[0].time).items.compactMap(\.mesh)
+                    if !meshes.isEmpty {
+                        meshFrames += 1
+                        let whole = Self.difference(actual, expected, in: nil)
+                        let region = Self.meshRegion(meshes, framing: framing)
+                        let local = Self.difference(actual, expected, in: region)
+                        meshWorst = (max(meshWorst.0, whole.mean), max(meshWorst.1, whole.off),
+                                     max(meshWorst.2, local.mean), max(meshWorst.3, local.off))
+                        if !(whole.mean <= 1 && whole.off <= 0.02 && local.mean <= 4 && local.off <= 0.05) && !warned {
+                            XCTFail(String(format: "%@/%@ frame %d (meshes): whole frame %.3f / %.2f %%, mesh region %.3f / %.2f %%",
+                                           name, clip.name, index, whole.mean, whole.off * 100, local.mean, local.off * 100))
+                        }
+                        if !comparison.matches { bad += 1 }
+                        continue
+                    }
                     if !comparison.matches {
                         bad += 1
                         if !warned {
@@ -71,7 +100,10 @@ final class CoreAnimationRenderTests: XCTestCase {
                 }
                 if bad == 0 { identical += 1 } else { differing += 1 }
                 lines.append("\(name)/\(clip.name): \(plans.count) frames, \(bad) differ (max \(worst)/255)"
-                             + (warned ? " [export warned]" : ""))
+                             + (warned ? " [export warned]" : "")
+                             + (meshFrames == 0 ? "" : String(
+                                format: "; %d frames with meshes: worst whole-frame channel mean %.3f, %.2f %% off > 8; mesh region %.3f, %.2f %%",
+                                meshFrames, meshWorst.0, meshWorst.1 * 100, meshWorst.2, meshWorst.3 * 100)))
             }
         }
         print("CoreAnimationRender: \(checkedFrames) frames; clips identical \(identical), with differences \(differing)\n"
@@ -115,6 +147,62 @@ final class CoreAnimationRenderTests: XCTestCase {
                 origin: source.origin, size: source.size))
         }
         return (drawDocument, AtlasLibrary(document: drawDocument, bitmaps: bitmaps))
+    }
+
+    /// The worst channel's mean absolute difference (0–255) and the share of pixels whose largest channel differs
+    /// by more than 8/255, over `region` (the whole frame when `nil`).
+    static func difference(_ a: Bitmap, _ b: Bitmap, in region: PixelRect?) -> (mean: Double, off: Double) {
+        let r = (region ?? a.bounds).intersection(a.bounds)
+        guard !r.isEmpty, a.width == b.width, a.height == b.height else { return (255, 1) }
+        var sums = [0, 0, 0, 0]
+        var off = 0
+        for y in r.y..<(r.y + r.height) {
+            for x in r.x..<(r.x + r.width) {
+                var largest = 0
+                for c in 0..<4 {
+                    let i = (y * a.width + x) * 4 + c
+                    let d = abs(Int(a.pixels[i]) - Int(b.pixels[i]))
+                    sums[c] += d
+                    largest = max(largest, d)
+                }
+                if largest > 8 { off += 1 }
+            }
+        }
+        let count = Double(r.width * r.height)
+        return (Double(sums.max()!) / count, Double(off) / count)
+    }
+
+    /// The device bounding box of the meshes, 2 px around.
+    static func meshRegion(_ meshes: [Pose.Mesh], framing: Framing) -> PixelRect? {
+        let view = framing.rootToDevice
+        var box: (Double, Double, Double, Double)? = nil
+        for p in meshes.flatMap(\.positions) where p.x.isFinite && p.y.isFinite {
+            let x = view.a * p.x + view.c * p.y + view.tx, y = view.b * p.x + view.d * p.y + view.ty
+            box = box.map { (min($0.0, x), min($0.1, y), max($0.2, x), max($0.3, y)) } ?? (x, y, x, y)
+        }
+        guard let box else { return nil }
+        let x0 = Int((box.0 - 2).rounded(.down)), y0 = Int((box.1 - 2).rounded(.down))
+        return PixelRect(x: x0, y: y0, width: Int((box.2 + 2).rounded(.up)) - x0, height: Int((box.3 + 2).rounded(.up)) - y0)
+    }
+
+    /// A picture clipped by a shape layer's convex polygon, as the renderer's mesh item: the polygon cut into a fan
+    /// of triangles, placed where the shape layer puts it, textured where the picture's layer maps those points.
+    static func clipped(_ item: Pose.Item, by polygon: [Double], shape: CALayerTreePlayer.DrawnLayer,
+                        document: Document) throws -> Pose.Item? {
+        let sprite = try XCTUnwrap(document.assets.sprites.first { $0.id == item.sprite })
+        guard let toPicture = item.transform.inverted else { return nil }
+        let points = stride(from: 0, to: polygon.count - 1, by: 2).map {
+            shape.transform.apply(Vector2(x: polygon[$0], y: polygon[$0 + 1]))
+        }
+        let uvs = points.map { p -> Vector2 in
+            let q = toPicture.apply(p)
+            return Vector2(x: q.x / sprite.size.width, y: q.y / sprite.size.height)
+        }
+        var triangles: [Int] = []
+        for i in 1..<max(points.count - 1, 1) { triangles += [0, i, i + 1] }
+        var clipped = item
+        clipped.mesh = Pose.Mesh(positions: points, uvs: uvs, triangles: triangles)
+        return clipped
     }
 
     /// The renderer's item for a drawn layer: the sprite named by the layer, placed by mapping the sprite's upright

@@ -110,6 +110,7 @@ final class LayerTreeDescriptionTests: XCTestCase {
                              fillMode: spec.fillMode, removed: spec.isRemovedOnCompletion, where_)
             }
         }
+        XCTAssertEqual(loaded.path.flatMap { [$0.x, $0.y] }, spec.path ?? [], at + ".path")
         XCTAssertEqual(loaded.mask.count, spec.mask == nil ? 0 : 1, at)
         if let mask = loaded.mask.first, let expected = spec.mask?.layer {
             compare(mask, expected, at + ".mask", layers: &layers, animations: &animations)

@@ -59,6 +59,30 @@ final class BenchmarkSmokeTests: XCTestCase {
         }
     }
 
+    /// `--meshes`: the waver (one mesh) is exported again without it, which writes fewer bytes; the spinner (none) has
+    /// no such figures, and the report's mesh table names only the waver.
+    func testExportBenchmarkComparesMeshesWithTheirAbsence() throws {
+        let waver = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver")
+        var configuration = ExportBenchmark.Configuration(format: .lottie)
+        configuration.repetitions = 1
+        configuration.comparesMeshes = true
+        let results = try ExportBenchmark.run(folders: [waver, sample], configuration: configuration)
+        let meshFree = try XCTUnwrap(results.first?.withoutMeshes)
+        XCTAssertEqual(meshFree.meshes, 1)
+        XCTAssertLessThan(meshFree.mainBytes, meshFree.mainBytesWithMeshes)
+        XCTAssertNil(results.last?.withoutMeshes)
+        // The baked alternative: the flag drawn at each frame it shows, fewer distinct pictures than frames at most.
+        let baked = meshFree.baked
+        XCTAssertGreaterThan(baked.meshItems, 0)
+        XCTAssertGreaterThan(baked.pictures, 0)
+        XCTAssertLessThanOrEqual(baked.pictures, baked.meshItems)
+        XCTAssertGreaterThan(baked.pictureBytes, baked.pictures * 57, "each picture is at least a PNG's fixed chunks")
+        let report = ExportBenchmark.report(results, configuration: configuration)
+        let table = try XCTUnwrap(report.components(separatedBy: "meshes: ").last)
+        XCTAssertTrue(table.contains("dragonbones-waver") && !table.contains("bta-spinner"), report)
+        XCTAssertTrue(report.contains("meshes baked instead"), report)
+    }
+
     func testExportBenchmarkNamesAnUnreadableInput() {
         let missing = URL(fileURLWithPath: "/nonexistent/export")
         XCTAssertThrowsError(try ExportBenchmark.run(folders: [missing],

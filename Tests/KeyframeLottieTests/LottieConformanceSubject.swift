@@ -56,13 +56,12 @@ struct LottieConformanceSubject {
         return bitmap
     }
 
-    /// A pose as the Lottie export writes it, each difference declared by the export: meshes left out. Blend modes
-    /// stay as `keyframe render` draws them (the reference is the source, so what `portable` cannot carry shows as a
-    /// difference, and the export must warn for it), and so do filters: the export carries them in baked pictures,
-    /// which `portable` composites with the normal blend mode.
+    /// A pose as the Lottie export writes it: nothing the export carries is removed. Meshes stay (the export draws
+    /// them), blend modes stay as `keyframe render` draws them (the reference is the source, so what `portable` cannot
+    /// carry shows as a difference, and the export must warn for it), and so do filters: the export carries them in
+    /// baked pictures, which `portable` composites with the normal blend mode.
     static func asExported(_ pose: Pose, profile: LottieExportSettings.Profile) -> Pose {
         var pose = pose
-        pose.items = pose.items.filter { $0.mesh == nil }
         if profile == .portable {
             for index in pose.filterGroups.indices
             where pose.filterGroups[index].parent == nil && !pose.filterGroups[index].filters.isEmpty {

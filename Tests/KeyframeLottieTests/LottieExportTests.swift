@@ -143,13 +143,21 @@ final class LottieExportTests: XCTestCase {
                         let context = "\(sample)/\(clip.name) [\(profile)] frame \(index)"
                         let pose = sampler.sample(clip: clip, time: plan.layers[0].time)
                         let items = LottieConformanceSubject.pictureItems(pose, library: library, framing: framing)
-                            .filter { $0.mesh == nil }
-                        let layers = try lottie.drawn(at: Double(index))
-                        guard layers.count == items.count else {
-                            XCTFail("\(context): \(layers.count) image layers show, the pose draws \(items.count)")
+                        var layers = try lottie.drawn(at: Double(index))
+                        let expectedCount = items.reduce(0) { $0 + (Self.meshTriangles($1)?.count ?? 1) }
+                        guard layers.count == expectedCount else {
+                            XCTFail("\(context): \(layers.count) image layers show, the pose draws \(expectedCount)")
                             continue
                         }
-                        for (item, shown) in zip(items, layers) {
+                        for item in items {
+                            if let triangles = Self.meshTriangles(item) {
+                                let shown = Array(layers.prefix(triangles.count))
+                                layers.removeFirst(triangles.count)
+                                worst = max(worst, checkMesh(item, triangles: triangles, shown: shown, lottie: lottie,
+                                                             view: view, context: context))
+                                continue
+                            }
+                            let shown = layers.removeFirst()
                             let layer = shown.layer
                             if item.sprite == LottieConformanceSubject.filteredPicture {
                                 // A filtered node's picture, drawn on the canvas's pixels: a whole-pixel translation.
@@ -191,6 +199,105 @@ final class LottieExportTests: XCTestCase {
                     }
                 }
                 print("LottieExportTests: \(sample) [\(profile)] worst corner error \(worst) px")
+    }
+
+    /// A mesh item's triangles that have area in texture space (vertex indices), or `nil` for a plain sprite.
+    static func meshTriangles(_ item: Pose.Item) -> [[Int]]? {
+        guard let mesh = item.mesh else { return nil }
+        var result: [[Int]] = []
+        for t in 0..<(mesh.triangles.count / 3) {
+            let v = [mesh.triangles[3 * t], mesh.triangles[3 * t + 1], mesh.triangles[3 * t + 2]]
+            guard v.allSatisfy(mesh.uvs.indices.contains) else { continue }
+            let (a, b, c) = (mesh.uvs[v[0]], mesh.uvs[v[1]], mesh.uvs[v[2]])
+            if abs((b.x - a.x) * (c.y - a.y) - (c.x - a.x) * (b.y - a.y)) > 1e-12 { result.append(v) }
+        }
+        return result
+    }
+
+    /// Each triangle of a mesh is a picture showing through a mask: the picture's texture corners land within
+    /// 0.01 px of the pose's vertices, and the mask covers the texture triangle and lies within 4 picture
+    /// pixels of each of its edge lines (interior edges are pushed out against seams by at most that).
+    /// Returns the worst vertex error.
+    private func checkMesh(_ item: Pose.Item, triangles: [[Int]], shown: [LottieTestSampler.Drawn],
+                           lottie: LottieTestSampler, view: Matrix2D, context: String) -> Double {
+        guard let mesh = item.mesh else { return 0 }
+        var worst = 0.0
+        for (t, (vertices, drawn)) in zip(triangles, shown).enumerated() {
+            guard let refID = drawn.layer.refID, let picture = lottie.images[refID] else {
+                XCTFail("\(context): triangle \(t) of \(item.path) has no picture")
+                continue
+            }
+            let placed = vertices.map { view.apply(mesh.positions[$0]) }
+            for (v, target) in zip(vertices, placed) {
+                let p = drawn.world.apply(Vector2(x: mesh.uvs[v].x * picture.width, y: mesh.uvs[v].y * picture.height))
+                let error = hypot(p.x - target.x, p.y - target.y)
+                worst = max(worst, error)
+                XCTAssertLessThanOrEqual(error, LottieTolerance.corner, "\(context): \(item.path) triangle \(t) vertex \(v)")
+            }
+            guard let clip = drawn.clip?.first, let toPicture = drawn.world.inverted else {
+                XCTFail("\(context): triangle \(t) of \(item.path) is not masked")
+                continue
+            }
+            // Collapsed triangles draw nothing either way.
+            let area = (placed[1].x - placed[0].x) * (placed[2].y - placed[0].y)
+                - (placed[2].x - placed[0].x) * (placed[1].y - placed[0].y)
+            guard abs(area) > 1e-3 else { continue }
+            // In picture pixels: the mask covers the texture triangle and lies within the largest push
+            // (MeshTriangles.maximumDilation) of each edge line.
+            let polygon = clip.map(toPicture.apply)
+            let texture = vertices.map { Vector2(x: mesh.uvs[$0].x * picture.width, y: mesh.uvs[$0].y * picture.height) }
+            for point in texture {
+                XCTAssertLessThanOrEqual(Self.outside(point, polygon), 0.01,
+                                         "\(context): \(item.path) triangle \(t) leaves its mask")
+            }
+            for point in polygon {
+                XCTAssertLessThanOrEqual(Self.outside(point, texture), 4.01,
+                                         "\(context): \(item.path) triangle \(t) mask reaches too far")
+            }
+            // The mesh's outline stays exact: no mask point lies beyond an edge no other triangle shares.
+            for e in 0..<3 where Self.edgeUse(mesh.triangles, vertices[e], vertices[(e + 1) % 3]) == 1 {
+                let edge = [texture[e], texture[(e + 1) % 3], texture[(e + 2) % 3]]
+                for point in polygon {
+                    // Beyond edge e alone: the distance outside the half-plane the third vertex lies in.
+                    let (a, b, c) = (edge[0], edge[1], edge[2])
+                    let length = hypot(b.x - a.x, b.y - a.y)
+                    let side = ((b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x)) > 0 ? 1.0 : -1.0
+                    let beyond = -side * ((b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)) / length
+                    XCTAssertLessThanOrEqual(beyond, 0.01, "\(context): \(item.path) triangle \(t) mask crosses the outline")
+                }
+            }
+        }
+        return worst
+    }
+
+    /// How many triangles of `indices` have the edge between vertices `i` and `j`.
+    static func edgeUse(_ indices: [Int], _ i: Int, _ j: Int) -> Int {
+        var count = 0
+        for t in 0..<(indices.count / 3) {
+            let v = [indices[3 * t], indices[3 * t + 1], indices[3 * t + 2]]
+            for e in 0..<3 where (v[e] == i && v[(e + 1) % 3] == j) || (v[e] == j && v[(e + 1) % 3] == i) { count += 1 }
+        }
+        return count
+    }
+
+    /// How far `point` lies outside the convex `polygon` (0 inside).
+    static func outside(_ point: Vector2, _ polygon: [Vector2]) -> Double {
+        var twiceArea = 0.0
+        for i in polygon.indices {
+            let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+            twiceArea += a.x * b.y - b.x * a.y
+        }
+        // Inside lies left of every edge when the polygon turns counter-clockwise (positive area), else right.
+        let inward = twiceArea > 0 ? 1.0 : -1.0
+        var distance = 0.0
+        for i in polygon.indices {
+            let a = polygon[i], b = polygon[(i + 1) % polygon.count]
+            let length = hypot(b.x - a.x, b.y - a.y)
+            guard length > 0 else { continue }
+            let cross = ((b.x - a.x) * (point.y - a.y) - (b.y - a.y) * (point.x - a.x)) / length
+            distance = max(distance, -inward * cross)
+        }
+        return distance
     }
 
 
@@ -391,17 +498,63 @@ final class LottieExportTests: XCTestCase {
         }
     }
 
+    /// The flattened form draws meshes too: the waver with its body in multiply is written flattened (a blend mode),
+    /// and the independent reading matches the pose at every frame, the flag's triangles included, in both profiles.
+    func testFlattenedClipsDrawMeshTriangles() throws {
+        var (document, library) = try load("dragonbones-waver")
+        let c = try XCTUnwrap(document.compositions.firstIndex { $0.nodes.contains { $0.id.hasSuffix("body") } })
+        let n = try XCTUnwrap(document.compositions[c].nodes.firstIndex { $0.id.hasSuffix("body") })
+        document.compositions[c].nodes[n].tracks.blendMode = Track(constant: .multiply)
+        let report = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                           options: ExportOptions()).reports
+        XCTAssertTrue(report.values.allSatisfy { $0.flattened != nil && $0.meshTriangles > 0 }, "\(report)")
+        for profile in LottieExportSettings.Profile.allCases {
+            try checkPose(document, library: library, name: "waver flattened", profile: profile, frameLimit: nil)
+        }
+    }
+
+    /// A mesh triangle with no area in its picture (two texture corners the same) and one naming a vertex the mesh
+    /// lacks are left out with a warning naming the node; the rest is exported and matches the pose, and the Core
+    /// Animation export says the same as an info diagnostic. Nothing crashes and no number is NaN.
+    func testMeshTrianglesWithoutAreaAreLeftOutWithAWarning() throws {
+        var (document, library) = try load("dragonbones-waver")
+        XCTAssertFalse(document.assets.meshes.isEmpty)
+        document.assets.meshes[0].uvs[1] = document.assets.meshes[0].uvs[0]
+        document.assets.meshes[0].triangles += [0, 1, 999]
+        let result = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                           options: ExportOptions())
+        XCTAssertTrue(result.result.diagnostics.contains { $0.code == "lottie-mesh-triangles" && $0.path?.contains("flag") == true },
+                      "\(result.result.diagnostics)")
+        for clip in result.result.clips {
+            XCTAssertFalse(String(decoding: clip.main.bytes, as: UTF8.self).lowercased().contains("nan"), clip.clip)
+        }
+        try checkPose(document, library: library, name: "waver with a degenerate triangle", profile: .portable,
+                      frameLimit: nil)
+        let url = TestPaths.packageRoot.appendingPathComponent("Samples/dragonbones-waver")
+        let ca = try CoreAnimationExporter().export(document, assetsFolder: try Importer.detect(url).folder,
+                                                    options: ExportOptions())
+        XCTAssertTrue(ca.diagnostics.contains { $0.code == "ca-mesh-triangles" }, "\(ca.diagnostics)")
+    }
+
+    /// `--strict` fails on any warning: the waver with its body drawn in multiply (which `portable` draws normal, with
+    /// a `lottie-blend-mode` warning) is refused, and exported without `--strict` it reports the node approximated.
+    /// The waver as bundled, meshes included, exports without a warning.
     func testStrictFailsOnAnyExportWarning() throws {
-        let (document, library) = try load("dragonbones-waver")
+        var (document, library) = try load("dragonbones-waver")
         var options = ExportOptions(strict: true)
         options.lottie.profile = .portable
+        XCTAssertNoThrow(try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
+                                                               options: options))
+        let c = try XCTUnwrap(document.compositions.firstIndex { $0.nodes.contains { $0.id.hasSuffix("body") } })
+        let n = try XCTUnwrap(document.compositions[c].nodes.firstIndex { $0.id.hasSuffix("body") })
+        document.compositions[c].nodes[n].tracks.blendMode = Track(constant: .multiply)
         XCTAssertThrowsError(try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
                                                                    options: options)) { error in
-            XCTAssertTrue("\(error)".contains("lottie-mesh-dropped"), "\(error)")
+            XCTAssertTrue("\(error)".contains("lottie-blend-mode"), "\(error)")
         }
         let relaxed = try LottieExporter().exportWithReports(document, library: library, clips: document.clips,
                                                             options: ExportOptions())
-        XCTAssertTrue(relaxed.result.diagnostics.contains { $0.code == "lottie-mesh-dropped" && $0.path?.contains("flag") == true })
-        XCTAssertTrue(relaxed.reports.values.contains { !$0.dropped.isEmpty })
+        XCTAssertTrue(relaxed.result.diagnostics.contains { $0.code == "lottie-blend-mode" && $0.path?.contains("body") == true })
+        XCTAssertTrue(relaxed.reports.values.contains { !$0.approximated.isEmpty })
     }
 }

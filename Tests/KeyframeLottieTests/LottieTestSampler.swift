@@ -21,6 +21,8 @@ struct LottieTestSampler {
         var timeRemap: JSONValue?
         var hasMask: Bool
         var isMatte: Bool
+        /// Static mask polygons (`masksProperties[].pt.k.v`), in the layer's own space.
+        var maskPolygons: [[Vector2]] = []
     }
 
     /// A picture showing at a frame: its image layer, where the picture's pixels land, and its opacity 0…1.
@@ -28,6 +30,8 @@ struct LottieTestSampler {
         var layer: Layer
         var world: Matrix2D
         var opacity: Double
+        /// The innermost masked precomp layer the picture shows through: its mask polygons mapped to the canvas.
+        var clip: [[Vector2]]? = nil
     }
 
     struct Failure: Error, CustomStringConvertible {
@@ -70,7 +74,12 @@ struct LottieTestSampler {
               outPoint: layer["op"]?.doubleValue ?? 0, startTime: layer["st"]?.doubleValue ?? 0,
               stretch: layer["sr"]?.doubleValue ?? 1, transform: layer["ks"]?.objectValue ?? [:],
               timeRemap: layer["tm"], hasMask: layer["masksProperties"] != nil,
-              isMatte: layer["td"]?.doubleValue == 1)
+              isMatte: layer["td"]?.doubleValue == 1,
+              maskPolygons: (layer["masksProperties"]?.arrayValue ?? []).compactMap { mask in
+                  guard mask["pt"]?["a"]?.doubleValue != 1, let points = mask["pt"]?["k"]?["v"]?.arrayValue else { return nil }
+                  return points.map { Vector2(x: $0.arrayValue?.first?.doubleValue ?? 0,
+                                              y: $0.arrayValue?.dropFirst().first?.doubleValue ?? 0) }
+              })
     }
 
     /// A property's value at `frame`: static, or keyframes — hold (`h: 1`) keeps the start value; otherwise the
@@ -157,10 +166,11 @@ struct LottieTestSampler {
 
     /// The pictures showing at `frame` of the animation, back to front.
     func drawn(at frame: Double) throws -> [Drawn] {
-        try drawn(layers, at: frame, world: .identity, opacity: 1, depth: 0)
+        try drawn(layers, at: frame, world: .identity, opacity: 1, clip: nil, depth: 0)
     }
 
-    private func drawn(_ list: [Layer], at frame: Double, world: Matrix2D, opacity: Double, depth: Int) throws -> [Drawn] {
+    private func drawn(_ list: [Layer], at frame: Double, world: Matrix2D, opacity: Double, clip: [[Vector2]]?,
+                       depth: Int) throws -> [Drawn] {
         guard depth < 64 else { throw Failure(description: "precomps nested too deep") }
         var result: [Drawn] = []
         // The first layer of a list is drawn on top.
@@ -169,14 +179,15 @@ struct LottieTestSampler {
             let alpha = opacity * (try Self.value(layer.transform["o"], at: frame, default: [100])[0] / 100)
             switch layer.type {
             case 2:
-                result.append(Drawn(layer: layer, world: matrix, opacity: alpha))
+                result.append(Drawn(layer: layer, world: matrix, opacity: alpha, clip: clip))
             case 0:
                 guard let ref = layer.refID, let content = precomps[ref] else {
                     throw Failure(description: "\(layer.name): precomp \(layer.refID ?? "-") not found")
                 }
                 let local = (frame - layer.startTime) / (layer.stretch == 0 ? 1 : layer.stretch)
                 let childFrame = try layer.timeRemap.map { try Self.value($0, at: local, default: [0])[0] * frameRate } ?? local
-                result += try drawn(content, at: childFrame, world: matrix, opacity: alpha, depth: depth + 1)
+                let masks = layer.maskPolygons.isEmpty ? clip : layer.maskPolygons.map { $0.map(matrix.apply) }
+                result += try drawn(content, at: childFrame, world: matrix, opacity: alpha, clip: masks, depth: depth + 1)
             default:
                 continue
             }

@@ -18,8 +18,8 @@ import XCTest
 /// adds `full`), at the file's own size.
 ///
 /// One browser serves the whole class; each export is loaded once per renderer and all its frames are shown on that
-/// page (`goToAndStop`, a screenshot of the animation's rectangle). What the export declares it cannot show (meshes;
-/// in `portable`, blend modes) is drawn on Keyframe's side as the export writes it.
+/// page (`goToAndStop`, a screenshot of the animation's rectangle). What the export declares it cannot show (filters;
+/// in `portable`, blend modes) is drawn on Keyframe's side as the export writes it; meshes are exported and drawn.
 ///
 /// A frame must meet the criterion (every channel's mean ≤ 1/255, ≤ 2 % of pixels off by more than 8/255).
 /// The frames where a renderer's drawing of pictures keeps it from that (the canvas renderer's unsmoothed picture
@@ -401,7 +401,13 @@ final class LottieWebConformanceTests: XCTestCase {
                                      y: Int((-clipFraming.rootToDevice.ty - originY).rounded()),
                                      width: clipFraming.width, height: clipFraming.height)
                 let difference = FrameDifference(frame.cropped(to: rect), wanted)
-                XCTAssertTrue(difference.passes, "\(sample) marker \(name): \(difference.meanPerChannel), \(difference.offShare)")
+                // A frame showing a mesh (the waver's flag, mostly edge) is held to the mesh bound instead
+                // (LottieMeshConformanceTests: 3 × 3 blur, mean ≤ 3/255, ≤ 5 % off by > 32/255).
+                let meshes = pose.items.contains { $0.mesh != nil }
+                let meshBound = LottieMeshConformanceTests.passes(
+                    LottieMeshConformanceTests.compensated(frame.cropped(to: rect), wanted, rlottie: false))
+                XCTAssertTrue(difference.passes || (meshes && meshBound),
+                              "\(sample) marker \(name): \(difference.meanPerChannel), \(difference.offShare)")
                 // rlottie at the marker's frame, within its bound (RLottieConformanceTests).
                 let played = rlottie.render(frame: Int(marker.start)).cropped(to: rect)
                 let raw = FrameDifference(played, wanted)

@@ -15,9 +15,10 @@ import XCTest
 /// (48 evenly spread frames for longer clips), at the same size and framing.
 ///
 /// Criterion per frame: mean absolute difference ≤ 1/255 in every channel and ≤ 2 % of pixels off by more than
-/// 8/255. What the export declares approximated or dropped (a diagnostic naming the node: meshes, blend modes the
-/// profile cannot express) is rendered on Keyframe's side as the export writes it (mesh left out, normal blend), and
-/// the difference against the unmodified render is printed separately; filters stay (the export bakes them).
+/// 8/255. What the export declares approximated (a diagnostic naming the node: blend modes the profile cannot
+/// express) is rendered on Keyframe's side as the export writes it (normal blend), and the difference against the
+/// unmodified render is printed separately. Meshes are exported, so the reference draws them; filters stay (the export
+/// bakes them).
 final class RLottieConformanceTests: XCTestCase {
     struct Figures {
         var name: String

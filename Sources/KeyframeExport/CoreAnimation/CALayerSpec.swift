@@ -37,6 +37,10 @@ public struct CALayerSpec: Sendable, Hashable {
     /// The layer's `mask`: its composited alpha, in this layer's coordinates, limits what the layer and its
     /// sublayers show.
     public var mask: CALayerSpecBox? = nil
+    /// A closed polygon `[x0, y0, x1, y1, …]` (at least three points) in the layer's bounds space, filled opaque
+    /// with the non-zero rule: the layer is a `CAShapeLayer` with this `path` (nil: a plain `CALayer`). Mesh
+    /// triangles use it as their mask.
+    public var path: [Double]? = nil
 
     public init(name: String) { self.name = name }
 
@@ -79,6 +83,7 @@ extension CALayerSpec: JSONRepresentable {
         animation = try json.decodeIfPresent("animation")
         sublayers = try json.decode("sublayers")
         if let mask = try json.optionalMember("mask") { self.mask = CALayerSpecBox(try CALayerSpec(json: mask)) }
+        path = try json.decodeIfPresent("path")
     }
 
     public var json: JSONValue {
@@ -92,6 +97,7 @@ extension CALayerSpec: JSONRepresentable {
         if let contents { object["contents"] = .string(contents) }
         if let animation { object["animation"] = animation.json }
         if let mask { object["mask"] = mask.layer.json }
+        if let path { object["path"] = path.json }
         return .object(object)
     }
 }

@@ -53,11 +53,15 @@ struct CALayerTreeBuilder {
     let document: Document
     let sampler: PoseSampler
     let fps: Double
-    private let compositions: [String: Composition]
-    private let sprites: [String: Sprite]
-    private let images: [String: AtlasImage]
-    private(set) var diagnostics = DiagnosticCollector()
-    private(set) var usedImages: Set<String> = []
+    /// Samples the document as it is (meshes placed), for mesh vertices; `nil` when the document has no meshes.
+    let meshSampler: PoseSampler?
+    let compositions: [String: Composition]
+    let sprites: [String: Sprite]
+    let images: [String: AtlasImage]
+    var diagnostics = DiagnosticCollector()
+    var usedImages: Set<String> = []
+    /// Mesh vertices by composition, local frame and item path (``meshPositions``).
+    var meshPoses: [String: [Double: [String: Pose.Mesh]]] = [:]
     /// Sprite pictures to write as their own images with a constant colour transform baked in, by image id.
     private(set) var bakes: [String: TintBake] = [:]
     private var bakeIDs: [TintBake: String] = [:]
@@ -94,7 +98,7 @@ struct CALayerTreeBuilder {
             }
         }
     }
-    private var clipName = ""
+    var clipName = ""
 
     /// The clip's timeline starts this many frames into the clip, so that a display refresh landing exactly on a
     /// frame's instant never shows the previous frame (a discrete value, a loop's last instant) through rounding in
@@ -103,10 +107,11 @@ struct CALayerTreeBuilder {
     /// Two numbers closer than this are the same value.
     static let tolerance = 1e-9
 
-    init(document: Document, sampler: PoseSampler, cache: StateCache = StateCache()) {
+    init(document: Document, sampler: PoseSampler, cache: StateCache = StateCache(), meshSampler: PoseSampler? = nil) {
         self.document = document
         self.sampler = sampler
         self.cache = cache
+        self.meshSampler = meshSampler
         fps = document.frameRate.framesPerSecond
         var compositions: [String: Composition] = [:]
         for composition in document.compositions where compositions[composition.id] == nil {
@@ -346,13 +351,18 @@ struct CALayerTreeBuilder {
         }
         var spriteOrder: [String] = []
         var spanOrder: [Double] = []
+        var meshOrder: [String] = []
         for case let keyframe? in contents {
             switch keyframe.value {
             case .sprite(let id): if !spriteOrder.contains(id) { spriteOrder.append(id) }
             case .composition: if !spanOrder.contains(keyframe.frame.value) { spanOrder.append(keyframe.frame.value) }
-            case .none, .mesh: break
+            case .mesh(let id): if !meshOrder.contains(id) { meshOrder.append(id) }
+            case .none: break
             }
         }
+        layer.sublayers += meshLayers(meshOrder, contents: contents,
+                                      shown: nodeStates.indices.map { nodeStates[$0] != nil && !filtered[$0] }, node: node,
+                                      composition: composition.id, plan: plan, nodeMatrices: matrices, path: path)
         for id in spriteOrder {
             // A colour transform beyond alpha that stays the same while this sprite shows is baked into a copy of
             // the picture; one that changes cannot be shown (a warning).
@@ -566,12 +576,6 @@ struct CALayerTreeBuilder {
                 message: "clip \"\(clipName)\": \(name) uses blend mode \(used), which is not exported (iOS layers have "
                     + "no blend mode; compositingFilter is macOS-only); it blends normally"))
         }
-        if let contents = node.tracks.content?.keyframes,
-            contents.contains(where: { if case .mesh = $0.value { return true } else { return false } }) {
-            diagnostics.add(Diagnostic(
-                severity: .warning, code: "ca-mesh",
-                message: "clip \"\(clipName)\": meshes are not exported; \(name) shows nothing while it holds a mesh"))
-        }
         // Filters `render` draws are in the node's pictures when they are drawn (``filterPictures``).
         if let filters = node.tracks.filters?.keyframes,
             filters.contains(where: { $0.value.contains { filterPictures == nil || $0.effect == nil } })
@@ -607,7 +611,7 @@ struct CALayerTreeBuilder {
 
     // MARK: Animations
 
-    private func group(_ animations: [CAKeyframeAnimationSpec], _ plan: Plan) -> CAAnimationGroupSpec? {
+    func group(_ animations: [CAKeyframeAnimationSpec], _ plan: Plan) -> CAAnimationGroupSpec? {
         guard !animations.isEmpty else { return nil }
         return CAAnimationGroupSpec(beginTime: plan.beginFrame / fps, duration: plan.durationFrames / fps,
                                     repeatCount: plan.repeatForever ? CAAnimationGroupSpec.forever : 0,
@@ -656,7 +660,7 @@ struct CALayerTreeBuilder {
     }
 
     /// A discrete animation switching to each new value at its key.
-    private func discrete(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: Rows,
+    func discrete(_ keyPath: String, _ type: CAKeyframeAnimationSpec.ValueType, _ values: Rows,
                           _ plan: Plan) -> [CAKeyframeAnimationSpec] {
         guard plan.durationFrames > 0, values.count > 1, !values.allEqual else { return [] }
         var kept: [[Double]] = [values.row(0)]

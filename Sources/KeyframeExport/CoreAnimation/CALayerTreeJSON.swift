@@ -86,6 +86,10 @@ enum CALayerTreeJSON {
         out.string(layer.name)
         out.member("opacity", indent: inner)
         out.number(layer.opacity)
+        if let path = layer.path {
+            out.member("path", indent: inner)
+            out.numbers(path, indent: inner)
+        }
         out.member("position", indent: inner)
         out.numbers(layer.position, indent: inner)
         out.member("speed", indent: inner)

@@ -12,7 +12,8 @@ import KeyframeModel
 /// transform; a layer's frame is `translate(position) · transform · translate(−anchorPoint·size − bounds.origin)`
 /// in its superlayer; hidden layers hide their sublayers; opacity multiplies down (group opacity off); sublayers
 /// draw in order, sorted stably by `zPosition`; a `mask` layer tree, laid out in its layer's coordinates on its
-/// layer's time, limits the layer and its sublayers. The result is the back-to-front list of layers with contents.
+/// layer's time, limits the layer and its sublayers. The result is the back-to-front list of layers with contents
+/// or a shape (``CALayerSpec/path``).
 public struct CALayerTreePlayer: Sendable {
     /// One layer with contents as it appears at a time.
     public struct DrawnLayer: Sendable, Equatable {
@@ -30,6 +31,8 @@ public struct CALayerTreePlayer: Sendable {
         public var opacity: Double
         /// The masks that limit it, outermost first: each the layers with contents of one mask layer's tree.
         public var masks: [[DrawnLayer]] = []
+        /// For a shape layer (``CALayerSpec/path``): its filled polygon in bounds space (``image`` is then empty).
+        public var shape: [Double]? = nil
     }
 
     private struct Animation: Sendable {
@@ -125,6 +128,10 @@ public struct CALayerTreePlayer: Sendable {
         if let image = spec.contents {
             result.append(DrawnLayer(name: spec.name, path: path, image: image, contentsRect: spec.contentsRect,
                                      bounds: spec.bounds, transform: matrix, opacity: alpha, masks: masks))
+        } else if let polygon = spec.path {
+            result.append(DrawnLayer(name: spec.name, path: path, image: "", contentsRect: spec.contentsRect,
+                                     bounds: spec.bounds, transform: matrix, opacity: alpha, masks: masks,
+                                     shape: polygon))
         }
         let children = layer.sublayers.map { present($0, parentTime: p.localTime) }
         let order = children.indices.sorted { a, b in

@@ -5,7 +5,8 @@ import KeyframeModel
 /// Every animation: a known key path and value type, values of the type's width, `keyTimes` in 0…1 starting at 0,
 /// ending at 1, never decreasing, one per value (one more for `discrete`), `values − 1` timing functions of 4 numbers
 /// each, a known calculation mode and fill mode, a positive duration, a non-zero speed, `isRemovedOnCompletion`
-/// false; every number finite; every layer's `contents` a listed image and its `contentsRect` inside the unit square.
+/// false; every number finite; every layer's `contents` a listed image and its `contentsRect` inside the unit square;
+/// a shape layer's `path` x, y pairs of at least three points.
 public enum CALayerTreeValidator {
     /// Key paths the exporter writes and the loader knows.
     public static let keyPaths: [String: CAKeyframeAnimationSpec.ValueType] = [
@@ -62,6 +63,10 @@ public enum CALayerTreeValidator {
                 if !seen.insert(animation.keyPath).inserted { fail("\(animation.keyPath) animated twice") }
                 check(animation, group: group, fail: { fail("\(animation.keyPath): \($0)") })
             }
+        }
+        if let polygon = layer.path {
+            if polygon.count < 6 || polygon.count % 2 != 0 { fail("path has \(polygon.count) numbers (x, y pairs, at least 3 points)") }
+            if polygon.contains(where: { !$0.isFinite }) { fail("path is not finite") }
         }
         if let mask = layer.mask { check(mask.layer, path: "\(path)/mask:\(mask.layer.name)", images: images, into: &problems) }
         for (index, sublayer) in layer.sublayers.enumerated() {

@@ -26,6 +26,7 @@ public struct CoreAnimationExporter: DocumentExporter {
         let clips = try select(document, options.clips)
         let sampler = PoseSampler(document: CALayerTreeBuilder.samplingDocument(document))
         let cache = CALayerTreeBuilder.StateCache()
+        let meshSampler = document.assets.meshes.isEmpty ? nil : PoseSampler(document: document)
         // Filtered nodes are drawn as `render` draws them, from the whole document and the decoded atlases.
         var drawing: (sampler: PoseSampler, library: AtlasLibrary)? = nil
         if LottieClipBuilder.hasFilters(document) {
@@ -39,7 +40,7 @@ public struct CoreAnimationExporter: DocumentExporter {
         // gathered in clip order, so the files and diagnostics are the same for any number of cores. Pictures
         // (atlas copies, baked tints) are read and encoded once, in between, in clip order.
         let builds = ClipWorkers.map(clips.count, jobs: options.jobs) { index -> BuiltClip in
-            var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache)
+            var builder = CALayerTreeBuilder(document: document, sampler: sampler, cache: cache, meshSampler: meshSampler)
             if let drawing {
                 builder.filterPictures = CAFilterPictures(
                     clip: clips[index], frames: max(Int(clips[index].duration.value.rounded(.up)), 1),

@@ -48,6 +48,9 @@ struct LottieClipBuilder {
         var mask: String?
         /// Sprite-local document pixels → composition pixels.
         var world: Matrix2D
+        /// For one triangle of a mesh: its index and its corners in sprite-local document pixels (``world`` is then
+        /// the triangle's affine map); the layer shows the picture clipped by the triangle.
+        var triangle: (index: Int, shape: MeshTriangles.Triangle)? = nil
     }
 
     /// A run of frames showing one picture in one layer.
@@ -273,12 +276,6 @@ struct LottieClipBuilder {
                                  + "Flash; Lottie blends each of its pictures on its own, so \(item.path) differs where they overlap",
                              node: item.path, approximated: true)
             }
-            if item.mesh != nil {
-                context.warn("lottie-mesh-dropped",
-                             "the mesh shown by \(item.path) cannot be drawn by Lottie image layers; it is left out",
-                             node: item.path, approximated: false)
-                continue
-            }
             var sample = place(item, view: view, context: &context)
             if let first = item.masks.first, pose.masks.indices.contains(first) {
                 if item.masks.count > 1 {
@@ -302,9 +299,33 @@ struct LottieClipBuilder {
                 }
                 sample.mask = key
             }
-            result.append(sample)
+            if let mesh = item.mesh {
+                result += triangles(of: mesh, sample: sample, view: view, context: &context)
+            } else {
+                result.append(sample)
+            }
         }
         return result
+    }
+
+    /// The samples of a mesh item: one per triangle, each with the triangle's affine map (sprite-local document
+    /// pixels → composition pixels) as its world matrix (``MeshTriangles``).
+    private func triangles(of mesh: Pose.Mesh, sample: Sample, view: Matrix2D, context: inout Context) -> [Sample] {
+        guard let sprite = library.sprite(sample.sprite) else { return [] }
+        let cut = MeshTriangles(uvs: mesh.uvs, indices: mesh.triangles, width: sprite.size.width,
+                                height: sprite.size.height)
+        if cut.skipped > 0 {
+            context.warn("lottie-mesh-triangles",
+                         "\(cut.skipped) triangles of the mesh shown by \(sample.path) have no area in the picture or "
+                             + "name missing vertices; they are left out, as keyframe render draws nothing there",
+                         node: sample.path, approximated: true)
+        }
+        return cut.triangles.enumerated().map { t, triangle in
+            var part = sample
+            part.world = view.concatenating(MeshTriangles.affine(triangle, positions: mesh.positions))
+            part.triangle = (t, triangle)
+            return part
+        }
     }
 
     /// One pose item as a layer sample: world matrix in composition pixels, colour split into opacity and a baked
@@ -617,6 +638,12 @@ struct LottieClipBuilder {
                 ])
             }
             if first.bake != nil { context.report.bakedTints += 1 }
+            if let (index, shape) = first.triangle {
+                meshTriangle(shape, index: index, picture: picture, worlds: worlds, toLocal: toLocal, layer: &layer,
+                             assets: &maskAssets)
+                context.report.meshTriangles += 1
+                context.report.masks += 1
+            }
             if let mask = first.mask, settings.profile == .portable {
                 // Portable: the layer goes into a precomp the size of the canvas, and the mask's coverage becomes
                 // mask paths on that precomp's layer, in canvas space. (lottie-web's html renderer draws a masked
@@ -748,6 +775,45 @@ struct LottieClipBuilder {
             return .object(["mode": "a", "inv": false, "pt": shape, "o": .object(["a": 0, "k": 100]),
                             "x": .object(["a": 0, "k": 0]), "nm": .string("mask")])
         }
+    }
+
+    /// Makes `layer` a mesh triangle: a precomp layer showing the picture (one precomp asset per picture, added to
+    /// `assets`) clipped by the triangle in picture pixels, its interior edges pushed out about one canvas pixel
+    /// against seams (``MeshTriangles``). `worlds` map picture pixels to the canvas at each frame of the run.
+    private func meshTriangle(_ shape: MeshTriangles.Triangle, index: Int, picture: LottieImageTable.Entry,
+                              worlds: [Matrix2D], toLocal: Matrix2D, layer: inout JSONObject, assets: inout [JSONValue]) {
+        let toPicture = toLocal.inverted ?? .identity
+        var triangle = shape
+        triangle.picture = shape.picture.map(toPicture.apply)
+        var dilation = [0.0, 0.0, 0.0]
+        for e in 0..<3 where triangle.interior[e] {
+            for world in worlds {
+                dilation[e] = max(dilation[e], MeshTriangles.pictureDistance(
+                    triangle, edge: e, toDevice: world, devicePixels: MeshTriangles.seamPixels))
+            }
+        }
+        let assetID = "mesh_\(picture.id)"
+        if !assets.contains(where: { $0["id"]?.stringValue == assetID }) {
+            let scale = settings.profile == .portable ? 100 * LottieClipBuilder.unitScale : 100
+            let image: JSONObject = [
+                "ddd": 0, "ty": 2, "ind": 1, "nm": .string(picture.id), "refId": .string(picture.id), "sr": 1, "ao": 0,
+                "ip": 0, "op": .number(LottieStructureBuilder.meshAssetOutPoint), "st": 0, "bm": 0,
+                "ks": .object([
+                    "a": .object(["a": 0, "k": [0, 0]]), "p": .object(["a": 0, "k": [0, 0]]),
+                    "s": .object(["a": 0, "k": [.number(scale), .number(scale)]]), "r": .object(["a": 0, "k": 0]),
+                    "o": .object(["a": 0, "k": 100]),
+                ]),
+            ]
+            assets.append(.object(["id": .string(assetID), "nm": .string("\(picture.id) (mesh)"),
+                                   "layers": [.object(image)]]))
+        }
+        layer["ty"] = 0
+        layer["refId"] = .string(assetID)
+        layer["w"] = .number(Double(picture.width))
+        layer["h"] = .number(Double(picture.height))
+        layer["nm"] = .string((layer["nm"]?.stringValue ?? "") + " triangle \(index)")
+        layer["hasMask"] = true
+        layer["masksProperties"] = [LottieStructureBuilder.maskJSON(MeshTriangles.mask(triangle, dilation: dilation))]
     }
 
     /// The scale the portable profile writes instead of exactly 1 on unrotated layers (see ``layerJSON``).

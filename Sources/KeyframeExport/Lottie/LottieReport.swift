@@ -21,11 +21,13 @@ public struct LottieReport: Sendable, Equatable {
     public var masks = 0
     /// Precomp layers (nested compositions with their time remap).
     public var precomps = 0
+    /// Mesh triangles written, each a masked precomp layer showing its picture under an affine map.
+    public var meshTriangles = 0
     /// Why the clip was written flattened (the `lottie-flattened` diagnostic), `nil` when it keeps its structure.
     public var flattened: String? = nil
     /// Nodes drawn approximately (blend mode, nested masks, draw order), by path.
     public var approximated: Set<String> = []
-    /// Nodes left out (meshes), by path.
+    /// Nodes left out (filters), by path.
     public var dropped: Set<String> = []
     /// How far each measured entry of ``approximated`` and ``dropped`` moves the clip's frames from `keyframe render`.
     public var errors: [String: ApproximationError] = [:]
@@ -36,6 +38,7 @@ public struct LottieReport: Sendable, Equatable {
     public var summary: String {
         var text = "\(layers) image layers, \(images) images"
         if precomps > 0 { text += ", \(precomps) precomp layers" }
+        if meshTriangles > 0 { text += ", \(meshTriangles) mesh triangles" }
         if let flattened { text += ", flattened (\(flattened))" }
         if skewRewrites > 0 { text += ", \(skewRewrites) skew rewrites" }
         if skews > 0 { text += ", \(skews) skewed layers (sk)" }

@@ -55,7 +55,7 @@ struct LottieStructureBuilder {
         var start: Double
     }
 
-    private let compositions: [String: Composition]
+    let compositions: [String: Composition]
     private let sprites: [String: Sprite]
     private let structureSampler: PoseSampler
     private var usage: [String: Usage] = [:]
@@ -63,13 +63,15 @@ struct LottieStructureBuilder {
     private var bounds: [String: (x0: Double, y0: Double, x1: Double, y1: Double)?] = [:]
     private var stateCache: [String: [Double: [Pose.NodeValues?]]] = [:]
     private var sharedAssets: [String: String] = [:]  // composition + tint key → asset id
-    private var assets: [JSONValue] = []
-    private var images: LottieImageTable
-    private let names: LottieNames
-    private var context: LottieClipBuilder.Context
-    private var chain = 1
+    var assets: [JSONValue] = []
+    var images: LottieImageTable
+    let names: LottieNames
+    var context: LottieClipBuilder.Context
+    var chain = 1
     private var rate: Double
-    private var warnedMeshes: Set<String> = []
+    /// Mesh poses per composition and local frame (``meshPositions``), and each mesh picture's precomp asset.
+    var meshPoses: [String: [Double: [String: Pose.Mesh]]] = [:]
+    var meshAssets: [String: String] = [:]
     private var frameCount = 0
     /// Per composition, its visited local frames in order (`portable` keys shared precomps on these ranks).
     private var ranks: [String: [Double: Double]] = [:]
@@ -353,7 +355,11 @@ struct LottieStructureBuilder {
                     for (x, y) in [(child.x0, child.y0), (child.x1, child.y0), (child.x0, child.y1), (child.x1, child.y1)] {
                         add(state.transform.apply(Vector2(x: x, y: y)))
                     }
-                case .none, .mesh:
+                case .mesh:
+                    for p in meshPose(id, node: node.id, local: local)?.positions ?? [] where p.x.isFinite && p.y.isFinite {
+                        add(p)
+                    }
+                case .none:
                     continue
                 }
             }
@@ -417,6 +423,7 @@ struct LottieStructureBuilder {
         // What each node shows at each key.
         enum Shown: Equatable {
             case sprite(String, String?)  // sprite, bake key
+            case mesh(String, String?)  // mesh, bake key
             case composition(Double, String)  // span start, tint key
         }
         var shown: [[Shown?]] = Array(repeating: Array(repeating: nil, count: keys.count), count: nodes.count)
@@ -449,12 +456,16 @@ struct LottieStructureBuilder {
                     let tintKey = LottieImageTable.key(of: full)
                     tints[tintKey] = full
                     shown[index][k] = .composition(held.keyframe.frame.value, tintKey)
-                case .mesh:
-                    let name = "\(path)/\(node.id)"
-                    if warnedMeshes.insert(name).inserted {
-                        context.warn("lottie-mesh-dropped",
-                                     "the mesh shown by \(name) cannot be drawn by Lottie image layers; it is left out",
-                                     node: name, approximated: false)
+                case .mesh(let meshID):
+                    guard let geometry = document.assets.meshes.first(where: { $0.id == meshID }),
+                        sprites[geometry.sprite] != nil
+                    else { continue }
+                    if CALayerTreeBuilder.isTint(rgb) {
+                        let bakeKey = LottieImageTable.key(of: rgb)
+                        bakes[bakeKey] = rgb
+                        shown[index][k] = .mesh(meshID, bakeKey)
+                    } else {
+                        shown[index][k] = .mesh(meshID, nil)
                     }
                 case .none:
                     continue
@@ -576,6 +587,15 @@ struct LottieStructureBuilder {
                 let corners: [Vector2]
                 var isImage = false
                 var name = names.layer(composition: id, node: nodes[index].id)
+                if case .mesh(let meshID, let bakeKey) = run.shown {
+                    let triangles = try meshLayers(
+                        composition: id, node: nodes[index].id, mesh: meshID, bake: bakeKey.flatMap { bakes[$0] },
+                        keys: keys, span: span, base: base, outer: outer, opacity: opacity, name: name,
+                        ip: keys[run.first].time, op: out(after: run.last), path: path, nextIndex: &nextIndex)
+                    nodeLayers += triangles.content.map(JSONValue.object)
+                    nullLayers += triangles.nulls.map(JSONValue.object)
+                    continue
+                }
                 switch run.shown {
                 case .sprite(let spriteID, let bakeKey):
                     let bake = bakeKey.flatMap { bakes[$0] }
@@ -591,6 +611,8 @@ struct LottieStructureBuilder {
                     if bake != nil { context.report.bakedTints += 1 }
                     context.report.layers += 1
                     isImage = true
+                case .mesh:
+                    continue
                 case .composition(let start, let tintKey):
                     guard case .composition(let instance)? = nodes[index].tracks.content?.keyframes
                         .first(where: { $0.frame.value == start })?.value
@@ -754,7 +776,7 @@ struct LottieStructureBuilder {
 
     /// Writes a sequence of matrices as one layer (rotation, non-uniform scale) or, when one has skew, as an outer
     /// null and an inner layer (`R(φ)·S·R(θ)`). Returns the layers (outer first) and the `ind` children attach to.
-    private mutating func transformLayers(matrices: [Matrix2D], keys: [Key], indices: [Int], held: [Bool],
+    mutating func transformLayers(matrices: [Matrix2D], keys: [Key], indices: [Int], held: [Bool],
                                           outer: Double, parentNorm: Double, extent: Double, name: String,
                                           ip: Double, op: Double, parent: Int?, nextIndex: inout Int, image: Bool,
                                           source: LottieSourceTransform? = nil)
