@@ -40,6 +40,7 @@ public enum Exporters {
         switch format {
         case .lottie: return LottieExporter()
         case .coreAnimation: return CoreAnimationExporter()
+        case .spriteSheet: return SpriteSheetExporter()
         }
     }
 

@@ -1,0 +1,93 @@
+import KeyframeFiles
+import KeyframeModel
+import KeyframeRender
+
+/// Exports the chosen clips as one packed sprite sheet: PNG pages and the data file of a game engine's format.
+///
+/// Every frame of every chosen clip is rendered as `keyframe render` renders it (same framing, same pixels), trimmed
+/// to its visible pixels, stored once however many frames show the same picture, and packed with
+/// ``MaxRectsPacker`` into as few and as small pages as it finds. See docs/spritesheet.md.
+///
+/// ```swift
+/// var options = ExportOptions(clips: ["idle", "walk"])
+/// options.spriteSheet.format = .jsonHash
+/// let result = try SpriteSheetExporter().export(document, assetsFolder: folder, options: options)
+/// ```
+public struct SpriteSheetExporter: DocumentExporter {
+    public var format: ExportFormat { .spriteSheet }
+
+    public init() {}
+
+    /// The result has one entry, named after the clips it holds: its main file is the data file (of the first page
+    /// for formats with one file per page), its companions the pages and the other pages' data files.
+    public func export(_ document: Document, assetsFolder: InputFolder, options: ExportOptions) throws(ExportError)
+        -> ExportResult
+    {
+        let settings = options.spriteSheet
+        try SpriteSheetExporter.check(settings)
+        let clips = try LottieExporter.chosenClips(document, options: options)
+        let scene: RenderScene
+        let frames: SheetFrames
+        do {
+            scene = try RenderScene(document: document, assetsFolder: assetsFolder)
+            frames = try SheetFrames.render(clips, scene: scene, premultiplied: settings.premultipliedAlpha,
+                                            jobs: options.jobs)
+        } catch {
+            throw ExportError(source: document.name, message: "\(error)")
+        }
+        let layout = try SheetLayout.pack(frames.pictures, settings: settings)
+        let entries = SheetEntry.entries(frames, layout: layout)
+        let pages = try layout.encodedPages(preset: options.pictures)
+        let several = pages.count > 1
+        let stem = FileName.stem(settings.name)
+        let images = pages.indices.map { several ? "\(stem)-\($0).png" : "\(stem).png" }
+        var files: [ExportedFile] = []
+        let sizes = layout.pages.map { (width: $0.width, height: $0.height) }
+        switch settings.format {
+        case .phaser3:
+            files.append(ExportedFile(relativePath: "\(stem).json", bytes: TexturePackerJSONWriter.multiAtlas(
+                images: images, sizes: sizes, entries: entries, premultiplied: settings.premultipliedAlpha,
+                pretty: options.prettyJSON)))
+        case .sparrow, .jsonHash, .jsonArray:
+            let fileExtension = settings.format == .sparrow ? "xml" : "json"
+            let names = pages.indices.map { several ? "\(stem)-\($0).\(fileExtension)" : "\(stem).\(fileExtension)" }
+            for page in pages.indices {
+                let onPage = entries.filter { $0.slot.page == page }
+                let bytes = settings.format == .sparrow
+                    ? SparrowAtlasWriter.page(image: images[page], entries: onPage)
+                    : TexturePackerJSONWriter.page(image: images[page], size: sizes[page], entries: onPage,
+                                                   hash: settings.format == .jsonHash,
+                                                   related: names.enumerated().filter { $0.offset != page }.map(\.element),
+                                                   premultiplied: settings.premultipliedAlpha, pretty: options.prettyJSON)
+                files.append(ExportedFile(relativePath: names[page], bytes: bytes))
+            }
+        }
+        let companions = files.dropFirst() + zip(images, pages).map { ExportedFile(relativePath: $0, bytes: $1) }
+        var diagnostics: [Diagnostic] = []
+        if frames.pictures.count < frames.frames.count {
+            diagnostics.append(Diagnostic(
+                severity: .info, code: "sheet-duplicates",
+                message: "\(frames.frames.count) frames, \(frames.pictures.count) distinct pictures stored on "
+                    + "\(pages.count) page(s) (\(layout.heuristic.rawValue) packing)"))
+        }
+        let name = clips.map(\.name).joined(separator: ", ")
+        return ExportResult(clips: [ExportedClip(clip: name, main: files[0], companions: Array(companions))],
+                            diagnostics: diagnostics)
+    }
+
+    /// Refuses settings no sheet can be made with.
+    static func check(_ settings: SpriteSheetSettings) throws(ExportError) {
+        guard (0...256).contains(settings.padding), (0...64).contains(settings.extrude) else {
+            throw ExportError(message: "--padding must be 0...256 and --extrude 0...64 pixels")
+        }
+        guard (1...Framing.maximumSide).contains(settings.maximumPageSide) else {
+            throw ExportError(message: "--max-size must be 1...\(Framing.maximumSide) pixels")
+        }
+        if settings.powerOfTwo && settings.maximumPageSide & (settings.maximumPageSide - 1) != 0 {
+            throw ExportError(message: "--pot needs a power-of-two --max-size (\(settings.maximumPageSide) is not)")
+        }
+        if settings.rotation && !SpriteSheetSettings.allowsRotation(settings.format) {
+            throw ExportError(message: "--rotate: the \(settings.format.rawValue) format cannot store rotated frames")
+        }
+    }
+}

@@ -1,0 +1,42 @@
+/// Sprite-sheet export settings: the data file's format, the page layout and the pixels' alpha.
+public struct SpriteSheetSettings: Sendable, Equatable {
+    /// The data file written beside the pages, each as its engines read it (docs/spritesheet.md).
+    public enum Format: String, Sendable, CaseIterable {
+        /// Sparrow / Starling XML (`TextureAtlas` of `SubTexture`s): HaxeFlixel, Starling, Friday Night Funkin'
+        /// engines. One XML per page.
+        case sparrow
+        /// TexturePacker's JSON with `frames` keyed by name (Pixi, Phaser's `atlas`), plus Pixi's `animations`.
+        /// One JSON per page.
+        case jsonHash = "json-hash"
+        /// TexturePacker's JSON with `frames` as an array of named entries (Phaser's `atlas`, Pixi), plus
+        /// `animations`. One JSON per page.
+        case jsonArray = "json-array"
+        /// Phaser 3's multi-atlas: one JSON listing every page (`textures`), each with its frames.
+        case phaser3
+    }
+
+    /// The data format.
+    public var format: Format = .sparrow
+    /// The base name of the files: `<name>.xml` / `<name>.png`, or `<name>-<page>.…` with several pages.
+    public var name = "sheet"
+    /// Transparent pixels between two frames on a page.
+    public var padding = 2
+    /// Pixels each frame's edge is repeated outward (against bleeding when the sheet is sampled filtered); the
+    /// frames' rectangles in the data file exclude them.
+    public var extrude = 0
+    /// Whether frames may be stored turned a quarter turn clockwise (JSON formats only: Sparrow readers differ on
+    /// the direction).
+    public var rotation = false
+    /// Whether page sides are powers of two.
+    public var powerOfTwo = false
+    /// The longest side of a page; frames that do not fit one page go on further pages.
+    public var maximumPageSide = 4096
+    /// Whether the pages hold premultiplied colour (`false`: straight alpha, as PNG defines it and as
+    /// `keyframe render` writes frames).
+    public var premultipliedAlpha = false
+
+    public init() {}
+
+    /// Whether a format can say that a frame is stored rotated.
+    public static func allowsRotation(_ format: Format) -> Bool { format != .sparrow }
+}

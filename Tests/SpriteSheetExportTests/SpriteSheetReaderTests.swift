@@ -1,0 +1,302 @@
+import Foundation
+#if canImport(FoundationXML)
+import FoundationXML
+#endif
+import KeyframeExport
+import KeyframeImport
+import KeyframeModel
+import KeyframePNG
+import KeyframeRaster
+import KeyframeRender
+import KeyframeTestSupport
+import XCTest
+
+// Every format read back by a reader written here from the format's public description (Sparrow/Starling's
+// `TextureAtlas` XML, TexturePacker's JSON hash and array, Phaser 3's multi-atlas), independent of the exporter's
+// code: each frame is cut out of its page, turned back when stored rotated, put at its offset in a frame of its source
+// size, and compared byte for byte with the PNG `keyframe render` writes for that frame (RenderSession, as the CLI
+// runs it). Pillow does the same from Python (read_sheet.py) when python3 with PIL is installed.
+
+/// One frame as a reader finds it in a data file.
+private struct ReadFrame {
+    var name: String
+    var image: String
+    var x: Int, y: Int, width: Int, height: Int
+    var rotated: Bool
+    var offsetX: Int, offsetY: Int
+    var sourceWidth: Int, sourceHeight: Int
+}
+
+/// Reads Sparrow XML: `SubTexture` attributes `x y width height frameX frameY frameWidth frameHeight`.
+private final class SparrowReader: NSObject, XMLParserDelegate {
+    var image = ""
+    var frames: [ReadFrame] = []
+
+    static func read(_ data: Data) -> [ReadFrame] {
+        let reader = SparrowReader()
+        let parser = XMLParser(data: data)
+        parser.delegate = reader
+        XCTAssert(parser.parse(), "XML: \(String(describing: parser.parserError))")
+        return reader.frames
+    }
+
+    func parser(_ parser: XMLParser, didStartElement element: String, namespaceURI: String?, qualifiedName: String?,
+                attributes: [String: String] = [:]) {
+        let number = { (key: String) in Int(attributes[key] ?? "") ?? 0 }
+        if element == "TextureAtlas" { image = attributes["imagePath"] ?? "" }
+        guard element == "SubTexture" else { return }
+        let width = number("width"), height = number("height")
+        frames.append(ReadFrame(
+            name: attributes["name"] ?? "", image: image, x: number("x"), y: number("y"), width: width, height: height,
+            rotated: attributes["rotated"] == "true", offsetX: -number("frameX"), offsetY: -number("frameY"),
+            sourceWidth: attributes["frameWidth"] != nil ? number("frameWidth") : width,
+            sourceHeight: attributes["frameHeight"] != nil ? number("frameHeight") : height))
+    }
+}
+
+/// Reads TexturePacker JSON (hash or array) and Phaser 3 multi-atlas files.
+private enum JSONSheetReader {
+    static func read(_ data: Data) throws -> [ReadFrame] {
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+        if let textures = root["textures"] as? [[String: Any]] {
+            return try textures.flatMap { texture in
+                try (texture["frames"] as? [[String: Any]] ?? []).map {
+                    try frame($0, name: $0["filename"] as? String ?? "", image: texture["image"] as? String ?? "")
+                }
+            }
+        }
+        let image = (root["meta"] as? [String: Any])?["image"] as? String ?? ""
+        if let hash = root["frames"] as? [String: [String: Any]] {
+            return try hash.keys.sorted().map { try frame(hash[$0]!, name: $0, image: image) }
+        }
+        let array = try XCTUnwrap(root["frames"] as? [[String: Any]])
+        return try array.map { try frame($0, name: $0["filename"] as? String ?? "", image: image) }
+    }
+
+    static func frame(_ object: [String: Any], name: String, image: String) throws -> ReadFrame {
+        let rect = try XCTUnwrap(object["frame"] as? [String: Int])
+        let sprite = object["spriteSourceSize"] as? [String: Int] ?? ["x": 0, "y": 0]
+        let source = object["sourceSize"] as? [String: Int] ?? ["w": rect["w"]!, "h": rect["h"]!]
+        return ReadFrame(name: name, image: image, x: rect["x"]!, y: rect["y"]!, width: rect["w"]!, height: rect["h"]!,
+                         rotated: object["rotated"] as? Bool ?? false, offsetX: sprite["x"]!, offsetY: sprite["y"]!,
+                         sourceWidth: source["w"]!, sourceHeight: source["h"]!)
+    }
+}
+
+final class SpriteSheetReaderTests: XCTestCase {
+    private func sample(_ name: String) -> URL { TestPaths.packageRoot.appendingPathComponent("Samples/\(name)") }
+
+    /// Exports `sampleName` as a sheet into a new folder, writing every file; returns the folder and the result.
+    private func exportSheet(_ sampleName: String, settings: SpriteSheetSettings, clips: [String]? = nil,
+                             jobs: Int? = nil) throws -> (folder: URL, result: ExportResult) {
+        let url = sample(sampleName)
+        var options = ExportOptions(clips: clips)
+        options.spriteSheet = settings
+        options.jobs = jobs
+        let result = try SpriteSheetExporter().export(try Importer.importDocument(at: url),
+                                                      assetsFolder: try Importer.detect(url).folder, options: options)
+        let folder = try TestPaths.temporaryFolder("sheet")
+        for file in [result.clips[0].main] + result.clips[0].companions {
+            try Data(file.bytes).write(to: folder.appendingPathComponent(file.relativePath))
+        }
+        return (folder, result)
+    }
+
+    /// `keyframe render`'s frames of the sample, by sheet frame name (`<clip>NNNN`): straight RGBA as decoded.
+    private func renderedFrames(_ sampleName: String, clips: [String]? = nil) throws
+        -> [String: (width: Int, height: Int, pixels: [UInt8], path: String)] {
+        let url = sample(sampleName)
+        let scene = try RenderScene(document: try Importer.importDocument(at: url),
+                                    assetsFolder: try Importer.detect(url).folder)
+        var session = RenderSession(scene: scene)
+        session.clips = clips
+        let folder = try TestPaths.temporaryFolder("render")
+        session.outputFolder = folder
+        var frames: [String: (width: Int, height: Int, pixels: [UInt8], path: String)] = [:]
+        for summary in try session.run() {
+            for (plan, path) in zip(summary.frames, summary.paths) {
+                let decoded = try PNGDecoder().decodeStraight(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
+                let number = String(plan.number)
+                let name = summary.name + String(repeating: "0", count: max(0, 4 - number.count)) + number
+                frames[name] = (decoded.width, decoded.height, decoded.pixels, path)
+            }
+        }
+        return frames
+    }
+
+    /// A read frame rebuilt at its source size from its page (`page`: straight bytes as stored in the file).
+    private func rebuild(_ frame: ReadFrame, page: (width: Int, height: Int, pixels: [UInt8])) -> [UInt8] {
+        var out = [UInt8](repeating: 0, count: frame.sourceWidth * frame.sourceHeight * 4)
+        for sy in 0..<frame.height {
+            for sx in 0..<frame.width {
+                // Rotated: stored a quarter turn clockwise, so the picture's (sx, sy) is at (height-1-sy, sx).
+                let (px, py) = frame.rotated ? (frame.x + frame.height - 1 - sy, frame.y + sx) : (frame.x + sx, frame.y + sy)
+                let source = (py * page.width + px) * 4
+                let target = ((frame.offsetY + sy) * frame.sourceWidth + frame.offsetX + sx) * 4
+                for channel in 0..<4 { out[target + channel] = page.pixels[source + channel] }
+            }
+        }
+        return out
+    }
+
+    /// Reads every data file in `folder` of `format`, rebuilds each frame and compares it with the render's.
+    private func assertFramesMatchRender(_ folder: URL, format: SpriteSheetSettings.Format, sampleName: String,
+                                         clips: [String]? = nil, premultiplied: Bool = false,
+                                         file: StaticString = #filePath, line: UInt = #line) throws {
+        let dataExtension = format == .sparrow ? "xml" : "json"
+        let dataFiles = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            .filter { $0.hasSuffix("." + dataExtension) }.sorted()
+        XCTAssertFalse(dataFiles.isEmpty, file: file, line: line)
+        var read: [ReadFrame] = []
+        for name in dataFiles {
+            let data = try Data(contentsOf: folder.appendingPathComponent(name))
+            read += format == .sparrow ? SparrowReader.read(data) : try JSONSheetReader.read(data)
+        }
+        let expected = try renderedFrames(sampleName, clips: clips)
+        XCTAssertEqual(Set(read.map(\.name)), Set(expected.keys), "every rendered frame, once", file: file, line: line)
+        XCTAssertEqual(read.count, expected.count, file: file, line: line)
+        var pages: [String: (width: Int, height: Int, pixels: [UInt8])] = [:]
+        for frame in read {
+            if pages[frame.image] == nil {
+                pages[frame.image] = try PNGDecoder().decodeStraight(
+                    Array(try Data(contentsOf: folder.appendingPathComponent(frame.image))))
+            }
+            let rebuilt = rebuild(frame, page: pages[frame.image]!)
+            let reference = try XCTUnwrap(expected[frame.name])
+            XCTAssertEqual(frame.sourceWidth, reference.width, frame.name, file: file, line: line)
+            XCTAssertEqual(frame.sourceHeight, reference.height, frame.name, file: file, line: line)
+            // Premultiplied pages hold the render's colour premultiplied (exact: straight → premultiplied → straight
+            // is the identity on what the renderer draws).
+            let want = premultiplied
+                ? Bitmap(width: reference.width, height: reference.height, straightRGBA: reference.pixels)!.pixels
+                : reference.pixels
+            if rebuilt != want {
+                let differing = zip(rebuilt, want).filter { $0 != $1 }.count
+                let diff = folder.appendingPathComponent("\(frame.name).rebuilt.png")
+                var encoder = PNGEncoder()
+                try Data(try encoder.encode(pixels: rebuilt, width: frame.sourceWidth, height: frame.sourceHeight,
+                                            layout: .rgba)).write(to: diff)
+                XCTFail("\(frame.name): \(differing) bytes differ from \(reference.path); rebuilt frame: \(diff.path)",
+                        file: file, line: line)
+                return
+            }
+        }
+    }
+
+    func testSparrowFramesAreTheRenderedFrames() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .sparrow
+        let (folder, result) = try exportSheet("animate-walker", settings: settings)
+        XCTAssertEqual(result.clips[0].main.relativePath, "sheet.xml")
+        try assertFramesMatchRender(folder, format: .sparrow, sampleName: "animate-walker")
+        let xml = String(decoding: result.clips[0].main.bytes, as: UTF8.self)
+        XCTAssert(xml.contains("imagePath=\"sheet.png\""), xml)
+    }
+
+    func testJSONHashWithRotationPaddingAndExtrusion() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .jsonHash
+        settings.rotation = true
+        settings.padding = 3
+        settings.extrude = 2
+        let (folder, _) = try exportSheet("flump-hopbot", settings: settings)
+        try assertFramesMatchRender(folder, format: .jsonHash, sampleName: "flump-hopbot")
+    }
+
+    func testJSONArrayOnSeveralPagesWithPixiAnimations() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .jsonArray
+        settings.maximumPageSide = 256
+        settings.name = "hop"
+        let (folder, result) = try exportSheet("flump-hopbot", settings: settings)
+        let pages = result.clips[0].companions.filter { $0.relativePath.hasSuffix(".png") }
+        XCTAssertGreaterThan(pages.count, 1, "a 256-pixel page cannot hold every frame")
+        XCTAssertEqual(result.clips[0].main.relativePath, "hop-0.json")
+        try assertFramesMatchRender(folder, format: .jsonArray, sampleName: "flump-hopbot")
+        // Pixi's `animations`: in each page's file, each clip's frames on that page in order; over the files, every
+        // clip with all its frames. Each file names the others (`related_multi_packs`) for Pixi to load.
+        var animations: [String: [String]] = [:]
+        let dataFiles = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".json") }
+        for name in dataFiles {
+            let root = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent(name)))
+            let object = try XCTUnwrap(root as? [String: Any])
+            for (clip, frames) in object["animations"] as? [String: [String]] ?? [:] {
+                XCTAssertEqual(frames.sorted(), frames, "\(name): \(clip)")
+                animations[clip, default: []] += frames
+            }
+            let related = (object["meta"] as? [String: Any])?["related_multi_packs"] as? [String] ?? []
+            XCTAssertEqual(Set(related), Set(dataFiles).subtracting([name]), name)
+        }
+        let document = try Importer.importDocument(at: sample("flump-hopbot"))
+        XCTAssertEqual(Set(animations.keys), Set(document.clips.map(\.name)))
+        let rendered = try renderedFrames("flump-hopbot")
+        for (clip, frames) in animations {
+            XCTAssertEqual(Set(frames), Set(rendered.keys.filter { $0.dropLast(4) == clip }), clip)
+        }
+    }
+
+    func testPhaser3MultiAtlasPremultiplied() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .phaser3
+        settings.maximumPageSide = 256
+        settings.premultipliedAlpha = true
+        settings.powerOfTwo = true
+        let (folder, result) = try exportSheet("flump-hopbot", settings: settings)
+        XCTAssertEqual(result.clips[0].main.relativePath, "sheet.json")
+        try assertFramesMatchRender(folder, format: .phaser3, sampleName: "flump-hopbot", premultiplied: true)
+    }
+
+    /// Frames that show the same picture share one stored rectangle; output is the same for any number of workers.
+    func testDuplicatesStoredOnceAndDeterministic() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .jsonHash
+        let (_, one) = try exportSheet("animate-bouncer-long", settings: settings, jobs: 1)
+        let (_, four) = try exportSheet("animate-bouncer-long", settings: settings, jobs: 4)
+        XCTAssertEqual(one, four)
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(one.clips[0].main.bytes)) as? [String: Any])
+        let frames = try XCTUnwrap(root["frames"] as? [String: [String: Any]])
+        let rects = Set(frames.values.map { value -> [Int] in
+            let rect = value["frame"] as? [String: Int] ?? [:]
+            return [rect["x"] ?? -1, rect["y"] ?? -1]
+        })
+        XCTAssertLessThan(rects.count, frames.count, "a held pose is stored once")
+        XCTAssert(one.diagnostics.contains { $0.code == "sheet-duplicates" }, "\(one.diagnostics)")
+    }
+
+    /// Pillow, a PNG reader written by others, cuts the frames out with its own crop and rotate.
+    func testPillowCutsTheRenderedFrames() throws {
+        // python3 as the PATH finds it (a pyenv or virtualenv with Pillow comes first).
+        let python = "/usr/bin/env"
+        let check = Process()
+        check.executableURL = URL(fileURLWithPath: python)
+        check.arguments = ["python3", "-c", "import PIL"]
+        try check.run(); check.waitUntilExit()
+        guard check.terminationStatus == 0 else {
+            throw XCTSkip("python3 with Pillow is not on the PATH (Scripts/ensure-deps.sh test installs python3-pil)")
+        }
+        let render = try TestPaths.temporaryFolder("render")
+        var session = RenderSession(scene: try RenderScene(document: try Importer.importDocument(at: sample("flump-hopbot")),
+                                                           assetsFolder: try Importer.detect(sample("flump-hopbot")).folder))
+        session.outputFolder = render
+        _ = try session.run()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("read_sheet.py")
+        for format in SpriteSheetSettings.Format.allCases {
+            var settings = SpriteSheetSettings()
+            settings.format = format
+            settings.rotation = SpriteSheetSettings.allowsRotation(format)
+            settings.maximumPageSide = 300
+            let (folder, _) = try exportSheet("flump-hopbot", settings: settings)
+            let run = Process()
+            run.executableURL = URL(fileURLWithPath: python)
+            run.arguments = ["python3", script.path, format.rawValue, folder.path, render.path]
+            let pipe = Pipe()
+            run.standardOutput = pipe
+            run.standardError = pipe
+            try run.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            run.waitUntilExit()
+            XCTAssertEqual(run.terminationStatus, 0, "\(format.rawValue): \(output)")
+            XCTAssert(output.contains("frames identical"), output)
+        }
+    }
+}
