@@ -71,7 +71,7 @@ struct Export: ParsableCommand {
     var png: PNGPreset = .compact
 
     @Option(name: .customLong("sheet-format"),
-            help: ArgumentHelp("Sprite sheet: the data file, sparrow (default; HaxeFlixel, Starling), json-hash, json-array (Pixi, Phaser) or phaser3 (multi-atlas).",
+            help: ArgumentHelp("Sprite sheet: the data file, sparrow (default; HaxeFlixel, Starling), json-hash, json-array (Pixi, Phaser), phaser3 (multi-atlas), aseprite or godot (SpriteFrames .tres).",
                                valueName: "format"))
     var sheetFormat: SpriteSheetSettings.Format?
 
@@ -81,7 +81,7 @@ struct Export: ParsableCommand {
     @Option(help: ArgumentHelp("Sprite sheet: pixels each frame's edge is repeated outward (default 0).", valueName: "N"))
     var extrude: Int?
 
-    @Flag(help: "Sprite sheet: let frames be stored turned a quarter turn clockwise (JSON formats).")
+    @Flag(help: "Sprite sheet: let frames be stored turned a quarter turn clockwise (json-hash, json-array, phaser3).")
     var rotate = false
 
     @Flag(help: "Sprite sheet: page sides are powers of two.")
@@ -113,6 +113,16 @@ struct Export: ParsableCommand {
             throw ValidationError("--profile, --images, --single-file and --container apply to --to lottie only")
         }
         try NumericBounds.jobs.check(jobs, "--jobs")
+        try NumericBounds.sheetPadding.check(padding, "--padding")
+        try NumericBounds.sheetExtrude.check(extrude, "--extrude")
+        try NumericBounds.sheetPageSide.check(maxSize, "--max-size")
+        if rotate && !SpriteSheetSettings.allowsRotation(sheetFormat ?? .sparrow) {
+            throw ValidationError("--rotate: the \((sheetFormat ?? .sparrow).rawValue) format cannot store rotated "
+                                  + "frames; use json-hash, json-array or phaser3")
+        }
+        if pot, let maxSize, maxSize & (maxSize - 1) != 0 {
+            throw ValidationError("--pot needs a power-of-two --max-size (\(maxSize) is not)")
+        }
         let sheetOptions = sheetFormat != nil || padding != nil || extrude != nil || rotate || pot || maxSize != nil
             || premultiplied
         if sheetOptions && to != .spriteSheet {

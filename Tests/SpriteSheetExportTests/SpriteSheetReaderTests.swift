@@ -83,6 +83,39 @@ private enum JSONSheetReader {
     }
 }
 
+/// Reads a Godot 3 `SpriteFrames` resource: `AtlasTexture`s (`atlas`, `region`, `margin`) and the animations' frame
+/// lists; frame `i` of animation `clip` is named `clip` + `i` in four digits.
+private enum GodotReader {
+    static func read(_ text: String) throws -> [ReadFrame] {
+        var images: [String: String] = [:]
+        for match in text.matches(of: /\[ext_resource path="([^"]*)" type="Texture" id=(\d+)\]/) {
+            images[String(match.2)] = String(match.1)
+        }
+        var textures: [String: (image: String, region: [Int], margin: [Int])] = [:]
+        let pattern = /\[sub_resource type="AtlasTexture" id=(\d+)\]\natlas = ExtResource\( (\d+) \)\nregion = Rect2\( ([-\d, ]+) \)\nmargin = Rect2\( ([-\d, ]+) \)/
+        for match in text.matches(of: pattern) {
+            let numbers = { (text: Substring) in text.split(separator: ",").map { Int($0.trimmingCharacters(in: .whitespaces))! } }
+            textures[String(match.1)] = (try XCTUnwrap(images[String(match.2)]), numbers(match.3), numbers(match.4))
+        }
+        var frames: [ReadFrame] = []
+        let animation = /"frames": \[ ([^\]]*) \],\n"loop": true,\n"name": "([^"]*)",\n"speed": ([\d.]+)/
+        for match in text.matches(of: animation) {
+            let ids = match.1.matches(of: /SubResource\( (\d+) \)/).map { String($0.1) }
+            for (index, id) in ids.enumerated() {
+                let texture = try XCTUnwrap(textures[id])
+                let (region, margin) = (texture.region, texture.margin)
+                let number = String(index)
+                frames.append(ReadFrame(
+                    name: String(match.2) + String(repeating: "0", count: max(0, 4 - number.count)) + number,
+                    image: texture.image, x: region[0], y: region[1], width: region[2], height: region[3],
+                    rotated: false, offsetX: margin[0], offsetY: margin[1], sourceWidth: region[2] + margin[2],
+                    sourceHeight: region[3] + margin[3]))
+            }
+        }
+        return frames
+    }
+}
+
 final class SpriteSheetReaderTests: XCTestCase {
     private func sample(_ name: String) -> URL { TestPaths.packageRoot.appendingPathComponent("Samples/\(name)") }
 
@@ -143,14 +176,18 @@ final class SpriteSheetReaderTests: XCTestCase {
     private func assertFramesMatchRender(_ folder: URL, format: SpriteSheetSettings.Format, sampleName: String,
                                          clips: [String]? = nil, premultiplied: Bool = false,
                                          file: StaticString = #filePath, line: UInt = #line) throws {
-        let dataExtension = format == .sparrow ? "xml" : "json"
+        let dataExtension = format == .sparrow ? "xml" : format == .godot ? "tres" : "json"
         let dataFiles = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix("." + dataExtension) }.sorted()
         XCTAssertFalse(dataFiles.isEmpty, file: file, line: line)
         var read: [ReadFrame] = []
         for name in dataFiles {
             let data = try Data(contentsOf: folder.appendingPathComponent(name))
-            read += format == .sparrow ? SparrowReader.read(data) : try JSONSheetReader.read(data)
+            switch format {
+            case .sparrow: read += SparrowReader.read(data)
+            case .godot: read += try GodotReader.read(String(decoding: data, as: UTF8.self))
+            default: read += try JSONSheetReader.read(data)
+            }
         }
         let expected = try renderedFrames(sampleName, clips: clips)
         XCTAssertEqual(Set(read.map(\.name)), Set(expected.keys), "every rendered frame, once", file: file, line: line)
@@ -246,6 +283,41 @@ final class SpriteSheetReaderTests: XCTestCase {
         try assertFramesMatchRender(folder, format: .phaser3, sampleName: "flump-hopbot", premultiplied: true)
     }
 
+    /// Aseprite: every frame in one array, each clip a frame tag over its range, whole-millisecond durations.
+    func testAsepriteFramesTagsAndDurations() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .aseprite
+        let (folder, result) = try exportSheet("animate-walker", settings: settings)
+        try assertFramesMatchRender(folder, format: .aseprite, sampleName: "animate-walker")
+        let root = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(result.clips[0].main.bytes)) as? [String: Any])
+        let frames = try XCTUnwrap(root["frames"] as? [[String: Any]])
+        let tags = try XCTUnwrap((root["meta"] as? [String: Any])?["frameTags"] as? [[String: Any]])
+        let document = try Importer.importDocument(at: sample("animate-walker"))
+        XCTAssertEqual(tags.map { $0["name"] as? String }, document.clips.map(\.name))
+        for tag in tags {
+            let (from, to) = (try XCTUnwrap(tag["from"] as? Int), try XCTUnwrap(tag["to"] as? Int))
+            let names = frames[from...to].map { $0["filename"] as? String ?? "" }
+            XCTAssert(names.allSatisfy { $0.dropLast(4) == tag["name"] as? String ?? "" }, "\(tag): \(names)")
+        }
+        let duration = (1000 / document.frameRate.framesPerSecond).rounded()
+        XCTAssert(frames.allSatisfy { ($0["duration"] as? Double) == duration }, "every frame lasts \(duration) ms")
+        settings.maximumPageSide = 256
+        XCTAssertThrowsError(try exportSheet("animate-walker", settings: settings)) { error in
+            XCTAssert("\(error)".contains("one page"), "\(error)")
+        }
+    }
+
+    /// Godot 3 SpriteFrames: AtlasTextures over several pages, one animation per clip.
+    func testGodotSpriteFramesOnSeveralPages() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .godot
+        settings.maximumPageSide = 256
+        let (folder, result) = try exportSheet("flump-hopbot", settings: settings)
+        XCTAssertEqual(result.clips[0].main.relativePath, "sheet.tres")
+        XCTAssertGreaterThan(result.clips[0].companions.count, 1)
+        try assertFramesMatchRender(folder, format: .godot, sampleName: "flump-hopbot")
+    }
+
     /// Frames that show the same picture share one stored rectangle; output is the same for any number of workers.
     func testDuplicatesStoredOnceAndDeterministic() throws {
         var settings = SpriteSheetSettings()
@@ -284,7 +356,7 @@ final class SpriteSheetReaderTests: XCTestCase {
             var settings = SpriteSheetSettings()
             settings.format = format
             settings.rotation = SpriteSheetSettings.allowsRotation(format)
-            settings.maximumPageSide = 300
+            settings.maximumPageSide = format == .aseprite ? 4096 : 300
             let (folder, _) = try exportSheet("flump-hopbot", settings: settings)
             let run = Process()
             run.executableURL = URL(fileURLWithPath: python)

@@ -24,7 +24,19 @@ def frames(fmt, folder):
                 yield (a["name"], root.get("imagePath"), int(a["x"]), int(a["y"]), w, h, a.get("rotated") == "true",
                        -int(a.get("frameX", 0)), -int(a.get("frameY", 0)),
                        int(a.get("frameWidth", w)), int(a.get("frameHeight", h)))
-        elif fmt != "sparrow" and name.endswith(".json"):
+        elif fmt == "godot" and name.endswith(".tres"):
+            text = open(path).read()
+            images = dict((i, p) for p, i in re.findall(r'\[ext_resource path="([^"]*)" type="Texture" id=(\d+)\]', text))
+            textures = {}
+            for i, atlas, region, margin in re.findall(
+                    r'\[sub_resource type="AtlasTexture" id=(\d+)\]\natlas = ExtResource\( (\d+) \)\n'
+                    r'region = Rect2\( ([-\d, ]+) \)\nmargin = Rect2\( ([-\d, ]+) \)', text):
+                textures[i] = (images[atlas], [int(v) for v in region.split(",")], [int(v) for v in margin.split(",")])
+            for ids, clip in re.findall(r'"frames": \[ ([^\]]*) \],\n"loop": true,\n"name": "([^"]*)"', text):
+                for index, i in enumerate(re.findall(r"SubResource\( (\d+) \)", ids)):
+                    image, (x, y, w, h), (mx, my, mw, mh) = textures[i]
+                    yield ("%s%04d" % (clip, index), image, x, y, w, h, False, mx, my, w + mw, h + mh)
+        elif fmt not in ("sparrow", "godot") and name.endswith(".json"):
             data = json.load(open(path))
             if "textures" in data:
                 groups = [(t["image"], t["frames"]) for t in data["textures"]]

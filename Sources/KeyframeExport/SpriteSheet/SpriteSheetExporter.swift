@@ -48,6 +48,17 @@ public struct SpriteSheetExporter: DocumentExporter {
             files.append(ExportedFile(relativePath: "\(stem).json", bytes: TexturePackerJSONWriter.multiAtlas(
                 images: images, sizes: sizes, entries: entries, premultiplied: settings.premultipliedAlpha,
                 pretty: options.prettyJSON)))
+        case .aseprite:
+            guard pages.count == 1 else {
+                throw ExportError(source: document.name, message: "an Aseprite sheet has one page, and these frames "
+                                  + "need \(pages.count) of at most \(settings.maximumPageSide) pixels; raise --max-size")
+            }
+            files.append(ExportedFile(relativePath: "\(stem).json", bytes: AsepriteJSONWriter.sheet(
+                image: images[0], size: sizes[0], entries: entries, premultiplied: settings.premultipliedAlpha,
+                pretty: options.prettyJSON)))
+        case .godot:
+            files.append(ExportedFile(relativePath: "\(stem).tres", bytes: GodotSpriteFramesWriter.resource(
+                images: images, entries: entries, fps: document.frameRate.framesPerSecond)))
         case .sparrow, .jsonHash, .jsonArray:
             let fileExtension = settings.format == .sparrow ? "xml" : "json"
             let names = pages.indices.map { several ? "\(stem)-\($0).\(fileExtension)" : "\(stem).\(fileExtension)" }
@@ -87,7 +98,8 @@ public struct SpriteSheetExporter: DocumentExporter {
             throw ExportError(message: "--pot needs a power-of-two --max-size (\(settings.maximumPageSide) is not)")
         }
         if settings.rotation && !SpriteSheetSettings.allowsRotation(settings.format) {
-            throw ExportError(message: "--rotate: the \(settings.format.rawValue) format cannot store rotated frames")
+            throw ExportError(message: "--rotate: the \(settings.format.rawValue) format cannot store rotated frames; "
+                              + "use json-hash, json-array or phaser3")
         }
     }
 }

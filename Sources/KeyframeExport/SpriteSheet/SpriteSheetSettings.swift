@@ -13,6 +13,11 @@ public struct SpriteSheetSettings: Sendable, Equatable {
         case jsonArray = "json-array"
         /// Phaser 3's multi-atlas: one JSON listing every page (`textures`), each with its frames.
         case phaser3
+        /// Aseprite's sheet JSON: frames in order with whole-millisecond durations, `meta.frameTags` per clip. One
+        /// page.
+        case aseprite
+        /// Godot 3's `SpriteFrames` resource (`.tres`): an `AtlasTexture` per frame, an animation per clip.
+        case godot
     }
 
     /// The data format.
@@ -24,8 +29,8 @@ public struct SpriteSheetSettings: Sendable, Equatable {
     /// Pixels each frame's edge is repeated outward (against bleeding when the sheet is sampled filtered); the
     /// frames' rectangles in the data file exclude them.
     public var extrude = 0
-    /// Whether frames may be stored turned a quarter turn clockwise (JSON formats only: Sparrow readers differ on
-    /// the direction).
+    /// Whether frames may be stored turned a quarter turn clockwise (TexturePacker JSON and Phaser 3 only: Sparrow
+    /// readers differ on the direction, Aseprite and Godot's AtlasTexture cannot).
     public var rotation = false
     /// Whether page sides are powers of two.
     public var powerOfTwo = false
@@ -38,5 +43,5 @@ public struct SpriteSheetSettings: Sendable, Equatable {
     public init() {}
 
     /// Whether a format can say that a frame is stored rotated.
-    public static func allowsRotation(_ format: Format) -> Bool { format != .sparrow }
+    public static func allowsRotation(_ format: Format) -> Bool { [.jsonHash, .jsonArray, .phaser3].contains(format) }
 }
