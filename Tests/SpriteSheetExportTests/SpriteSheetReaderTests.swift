@@ -335,6 +335,58 @@ final class SpriteSheetReaderTests: XCTestCase {
         XCTAssert(one.diagnostics.contains { $0.code == "sheet-duplicates" }, "\(one.diagnostics)")
     }
 
+    /// Godot 3's headless server imports the pages, loads the resource with its own loader and rebuilds every frame
+    /// from the AtlasTextures it made (godot_frames.gd); each must be `render`'s frame byte for byte.
+    func testGodot3LoadsTheSpriteFrames() throws {
+        let godot = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
+            .map { "\($0)/godot3-server" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+        guard let godot else {
+            throw XCTSkip("godot3-server is not installed (Debian godot3-server; Scripts/ensure-deps.sh test installs it)")
+        }
+        var settings = SpriteSheetSettings()
+        settings.format = .godot
+        settings.maximumPageSide = 256
+        let (project, _) = try exportSheet("flump-hopbot", settings: settings)
+        try Data("config_version=4\n[application]\nconfig/name=\"sheet\"\n".utf8)
+            .write(to: project.appendingPathComponent("project.godot"))
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("godot_frames.gd")
+        try FileManager.default.copyItem(at: script, to: project.appendingPathComponent("godot_frames.gd"))
+        func run(_ arguments: [String]) throws -> String {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: godot)
+            process.arguments = ["--path", project.path] + arguments
+            process.environment = ["HOME": project.path, "LANG": "en_US.UTF-8", "PATH": "/usr/bin:/bin"]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            process.standardError = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            XCTAssertEqual(process.terminationStatus, 0, "godot3-server \(arguments): \(output.suffix(2000))")
+            return output
+        }
+        _ = try run(["--editor", "--quit"])  // imports the pages, as opening the project in the editor does
+        let output = try run(["-s", "godot_frames.gd"])
+        XCTAssert(output.contains("frames written"), output)
+        let expected = try renderedFrames("flump-hopbot")
+        let list = try String(contentsOf: project.appendingPathComponent("frames/list.txt"), encoding: .utf8)
+        var seen = Set<String>()
+        for line in list.split(separator: "\n") {
+            let fields = line.split(separator: "\t").map(String.init)
+            let number = fields[1]
+            let name = fields[0] + String(repeating: "0", count: max(0, 4 - number.count)) + number
+            seen.insert(name)
+            let frame = try PNGDecoder().decodeStraight(
+                Array(try Data(contentsOf: project.appendingPathComponent("frames/\(fields[2]).png"))))
+            let reference = try XCTUnwrap(expected[name], name)
+            XCTAssertEqual(frame.width, reference.width, name)
+            XCTAssertEqual(frame.height, reference.height, name)
+            XCTAssert(frame.pixels == reference.pixels,
+                      "\(name): Godot's frame \(project.path)/frames/\(fields[2]).png differs from \(reference.path)")
+        }
+        XCTAssertEqual(seen, Set(expected.keys))
+    }
+
     /// Pillow, a PNG reader written by others, cuts the frames out with its own crop and rotate.
     func testPillowCutsTheRenderedFrames() throws {
         // python3 as the PATH finds it (a pyenv or virtualenv with Pillow comes first).
