@@ -71,7 +71,7 @@ struct Export: ParsableCommand {
     var png: PNGPreset = .compact
 
     @Option(name: .customLong("sheet-format"),
-            help: ArgumentHelp("Sprite sheet: the data file, sparrow (default; HaxeFlixel, Starling), json-hash, json-array (Pixi, Phaser), phaser3 (multi-atlas), aseprite or godot (SpriteFrames .tres).",
+            help: ArgumentHelp("Sprite sheet: the data file, sparrow (default; HaxeFlixel, Starling), json-hash, json-array (Pixi, Phaser), phaser3 (multi-atlas), aseprite, godot (SpriteFrames .tres) or cocos2d (plist).",
                                valueName: "format"))
     var sheetFormat: SpriteSheetSettings.Format?
 

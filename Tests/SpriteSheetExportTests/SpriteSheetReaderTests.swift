@@ -83,6 +83,33 @@ private enum JSONSheetReader {
     }
 }
 
+/// Reads a Cocos2d format-2 plist with Foundation's property-list reader, as Cocos's `SpriteFrameCache` does: the
+/// picture's place in the untrimmed frame comes from `offset` (centre difference, y up) and `sourceSize`.
+private enum CocosReader {
+    static func read(_ data: Data) throws -> [ReadFrame] {
+        let root = try XCTUnwrap(try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any])
+        let metadata = try XCTUnwrap(root["metadata"] as? [String: Any])
+        XCTAssertEqual(metadata["format"] as? Int, 2)
+        let image = try XCTUnwrap(metadata["textureFileName"] as? String)
+        let frames = try XCTUnwrap(root["frames"] as? [String: [String: Any]])
+        func numbers(_ text: Any?) -> [Double] {
+            (text as? String ?? "").split(whereSeparator: { "{},".contains($0) }).compactMap { Double($0) }
+        }
+        return try frames.keys.sorted().map { name in
+            let frame = frames[name]!
+            let rect = numbers(frame["frame"]), offset = numbers(frame["offset"]), source = numbers(frame["sourceSize"])
+            XCTAssertEqual(rect.count, 4, name); XCTAssertEqual(offset.count, 2, name); XCTAssertEqual(source.count, 2, name)
+            let (w, h) = (Int(rect[2]), Int(rect[3]))
+            let x = (source[0] - Double(w)) / 2 + offset[0], y = (source[1] - Double(h)) / 2 - offset[1]
+            XCTAssertEqual(x, x.rounded(), name)
+            XCTAssertEqual(y, y.rounded(), name)
+            return ReadFrame(name: name, image: image, x: Int(rect[0]), y: Int(rect[1]), width: w, height: h,
+                             rotated: try XCTUnwrap(frame["rotated"] as? Bool), offsetX: Int(x), offsetY: Int(y),
+                             sourceWidth: Int(source[0]), sourceHeight: Int(source[1]))
+        }
+    }
+}
+
 /// Reads a Godot 3 `SpriteFrames` resource: `AtlasTexture`s (`atlas`, `region`, `margin`) and the animations' frame
 /// lists; frame `i` of animation `clip` is named `clip` + `i` in four digits.
 private enum GodotReader {
@@ -176,7 +203,7 @@ final class SpriteSheetReaderTests: XCTestCase {
     private func assertFramesMatchRender(_ folder: URL, format: SpriteSheetSettings.Format, sampleName: String,
                                          clips: [String]? = nil, premultiplied: Bool = false,
                                          file: StaticString = #filePath, line: UInt = #line) throws {
-        let dataExtension = format == .sparrow ? "xml" : format == .godot ? "tres" : "json"
+        let dataExtension = format == .sparrow ? "xml" : format == .godot ? "tres" : format == .cocos2d ? "plist" : "json"
         let dataFiles = try FileManager.default.contentsOfDirectory(atPath: folder.path)
             .filter { $0.hasSuffix("." + dataExtension) }.sorted()
         XCTAssertFalse(dataFiles.isEmpty, file: file, line: line)
@@ -186,6 +213,7 @@ final class SpriteSheetReaderTests: XCTestCase {
             switch format {
             case .sparrow: read += SparrowReader.read(data)
             case .godot: read += try GodotReader.read(String(decoding: data, as: UTF8.self))
+            case .cocos2d: read += try CocosReader.read(data)
             default: read += try JSONSheetReader.read(data)
             }
         }
@@ -316,6 +344,18 @@ final class SpriteSheetReaderTests: XCTestCase {
         XCTAssertEqual(result.clips[0].main.relativePath, "sheet.tres")
         XCTAssertGreaterThan(result.clips[0].companions.count, 1)
         try assertFramesMatchRender(folder, format: .godot, sampleName: "flump-hopbot")
+    }
+
+    /// Cocos2d plists, one per page, read by their `offset` (half pixels included) and `sourceSize`.
+    func testCocos2dPlistOnSeveralPages() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .cocos2d
+        settings.maximumPageSide = 256
+        settings.extrude = 1
+        let (folder, result) = try exportSheet("flump-hopbot", settings: settings)
+        XCTAssertEqual(result.clips[0].main.relativePath, "sheet-0.plist")
+        try assertFramesMatchRender(folder, format: .cocos2d, sampleName: "flump-hopbot")
+        XCTAssert(String(decoding: result.clips[0].main.bytes, as: UTF8.self).contains(".5,"), "a half-pixel offset")
     }
 
     /// Frames that show the same picture share one stored rectangle; output is the same for any number of workers.

@@ -6,6 +6,7 @@ compares the RGBA bytes with RENDER_FOLDER/<clip>-NNNN.png. Exits 1 on the first
 """
 import json
 import os
+import plistlib
 import re
 import sys
 import xml.etree.ElementTree as ET
@@ -36,7 +37,15 @@ def frames(fmt, folder):
                 for index, i in enumerate(re.findall(r"SubResource\( (\d+) \)", ids)):
                     image, (x, y, w, h), (mx, my, mw, mh) = textures[i]
                     yield ("%s%04d" % (clip, index), image, x, y, w, h, False, mx, my, w + mw, h + mh)
-        elif fmt not in ("sparrow", "godot") and name.endswith(".json"):
+        elif fmt == "cocos2d" and name.endswith(".plist"):
+            data = plistlib.load(open(path, "rb"))
+            image = data["metadata"]["textureFileName"]
+            for key, f in sorted(data["frames"].items()):
+                x, y, w, h = [int(v) for v in re.findall(r"-?[\d.]+", f["frame"])]
+                ox, oy = [float(v) for v in re.findall(r"-?[\d.]+", f["offset"])]
+                sw, sh = [int(v) for v in re.findall(r"-?[\d.]+", f["sourceSize"])]
+                yield (key, image, x, y, w, h, f["rotated"], int((sw - w) / 2 + ox), int((sh - h) / 2 - oy), sw, sh)
+        elif fmt not in ("sparrow", "godot", "cocos2d") and name.endswith(".json"):
             data = json.load(open(path))
             if "textures" in data:
                 groups = [(t["image"], t["frames"]) for t in data["textures"]]

@@ -59,13 +59,15 @@ public struct SpriteSheetExporter: DocumentExporter {
         case .godot:
             files.append(ExportedFile(relativePath: "\(stem).tres", bytes: GodotSpriteFramesWriter.resource(
                 images: images, entries: entries, fps: document.frameRate.framesPerSecond)))
-        case .sparrow, .jsonHash, .jsonArray:
-            let fileExtension = settings.format == .sparrow ? "xml" : "json"
+        case .sparrow, .jsonHash, .jsonArray, .cocos2d:
+            let fileExtension = settings.format == .sparrow ? "xml" : settings.format == .cocos2d ? "plist" : "json"
             let names = pages.indices.map { several ? "\(stem)-\($0).\(fileExtension)" : "\(stem).\(fileExtension)" }
             for page in pages.indices {
                 let onPage = entries.filter { $0.slot.page == page }
                 let bytes = settings.format == .sparrow
                     ? SparrowAtlasWriter.page(image: images[page], entries: onPage)
+                    : settings.format == .cocos2d
+                    ? CocosPlistWriter.page(image: images[page], size: sizes[page], entries: onPage)
                     : TexturePackerJSONWriter.page(image: images[page], size: sizes[page], entries: onPage,
                                                    hash: settings.format == .jsonHash,
                                                    related: names.enumerated().filter { $0.offset != page }.map(\.element),

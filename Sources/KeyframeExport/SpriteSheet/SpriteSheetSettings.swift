@@ -18,6 +18,8 @@ public struct SpriteSheetSettings: Sendable, Equatable {
         case aseprite
         /// Godot 3's `SpriteFrames` resource (`.tres`): an `AtlasTexture` per frame, an animation per clip.
         case godot
+        /// Cocos2d's sprite-frame property list (format 2). One plist per page.
+        case cocos2d
     }
 
     /// The data format.
@@ -30,7 +32,7 @@ public struct SpriteSheetSettings: Sendable, Equatable {
     /// frames' rectangles in the data file exclude them.
     public var extrude = 0
     /// Whether frames may be stored turned a quarter turn clockwise (TexturePacker JSON and Phaser 3 only: Sparrow
-    /// readers differ on the direction, Aseprite and Godot's AtlasTexture cannot).
+    /// readers differ on the direction, Aseprite and Godot's AtlasTexture cannot, Cocos turns the other way).
     public var rotation = false
     /// Whether page sides are powers of two.
     public var powerOfTwo = false
