@@ -2,8 +2,8 @@
 /// one XML plist per page with `frames` keyed by name and `metadata`.
 ///
 /// Each frame has `frame` (`{{x,y},{w,h}}` on the page), `offset` (the trimmed picture's centre minus the untrimmed
-/// frame's, y pointing up, so it may be a half pixel), `rotated` (always false: Cocos stores turned frames the other
-/// way round from TexturePacker's JSON, so frames are never rotated in this format), `sourceColorRect` (the picture in
+/// frame's, y pointing up, so it may be a half pixel), `rotated` (always false: which way Cocos turns a rotated frame back
+/// is not checked against its reader here, so frames are never rotated in this format), `sourceColorRect` (the picture in
 /// the untrimmed frame, y down) and `sourceSize`.
 enum CocosPlistWriter {
     /// The property list of one page named `image` of `size`, listing `entries` (those on that page).

@@ -32,7 +32,8 @@ public struct SpriteSheetSettings: Sendable, Equatable {
     /// frames' rectangles in the data file exclude them.
     public var extrude = 0
     /// Whether frames may be stored turned a quarter turn clockwise (TexturePacker JSON and Phaser 3 only: Sparrow
-    /// readers differ on the direction, Aseprite and Godot's AtlasTexture cannot, Cocos turns the other way).
+    /// readers differ on the direction, Aseprite and Godot's AtlasTexture cannot, and Cocos's
+    /// direction is not checked here against its reader).
     public var rotation = false
     /// Whether page sides are powers of two.
     public var powerOfTwo = false
