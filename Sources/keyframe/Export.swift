@@ -91,6 +91,11 @@ struct Export: ParsableCommand {
             help: ArgumentHelp("Sprite sheet: the longest page side (default 4096); more frames go on more pages.", valueName: "N"))
     var maxSize: Int?
 
+    @Option(name: .customLong("sheet-scale"),
+            help: ArgumentHelp("Sprite sheet: also (or only) write the sheet at this multiple of the frame size, as <name>@<S>x (repeat; the first one's data file is -o; default 1).",
+                               valueName: "S"))
+    var sheetScale: [Double] = []
+
     @Flag(help: "Sprite sheet: store premultiplied colour in the pages (default: straight alpha, as PNG defines it).")
     var premultiplied = false
 
@@ -116,6 +121,8 @@ struct Export: ParsableCommand {
         try NumericBounds.sheetPadding.check(padding, "--padding")
         try NumericBounds.sheetExtrude.check(extrude, "--extrude")
         try NumericBounds.sheetPageSide.check(maxSize, "--max-size")
+        try NumericBounds.sheetScale.check(sheetScale, "--sheet-scale")
+        if Set(sheetScale).count != sheetScale.count { throw ValidationError("--sheet-scale: each scale once") }
         if rotate && !SpriteSheetSettings.allowsRotation(sheetFormat ?? .sparrow) {
             throw ValidationError("--rotate: the \((sheetFormat ?? .sparrow).rawValue) format cannot store rotated "
                                   + "frames; use json-hash, json-array or phaser3")
@@ -124,10 +131,10 @@ struct Export: ParsableCommand {
             throw ValidationError("--pot needs a power-of-two --max-size (\(maxSize) is not)")
         }
         let sheetOptions = sheetFormat != nil || padding != nil || extrude != nil || rotate || pot || maxSize != nil
-            || premultiplied
+            || premultiplied || !sheetScale.isEmpty
         if sheetOptions && to != .spriteSheet {
-            throw ValidationError("--sheet-format, --padding, --extrude, --rotate, --pot, --max-size and "
-                                  + "--premultiplied apply to --to spritesheet only")
+            throw ValidationError("--sheet-format, --padding, --extrude, --rotate, --pot, --max-size, "
+                                  + "--sheet-scale and --premultiplied apply to --to spritesheet only")
         }
         if pretty && coreAnimationFormat == .plist {
             throw ValidationError("--pretty applies to JSON; a property list is always written indented")
@@ -187,6 +194,7 @@ struct Export: ParsableCommand {
         settings.rotation = rotate
         settings.powerOfTwo = pot
         settings.premultipliedAlpha = premultiplied
+        if !sheetScale.isEmpty { settings.scales = sheetScale }
         let file = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
         if !output.hasSuffix("/") && !file.isEmpty { settings.name = file }
         return settings

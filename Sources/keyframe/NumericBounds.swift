@@ -106,6 +106,8 @@ extension NumericBounds {
     static let sheetPadding = NumericBounds(from: 0, to: 256, whole: true, unit: "pixels")
     /// `export --extrude`: pixels a sprite-sheet frame's edge is repeated outward.
     static let sheetExtrude = NumericBounds(from: 0, to: 64, whole: true, unit: "pixels")
+    /// `export --sheet-scale`: a sprite-sheet variant's multiple of the frame size.
+    static let sheetScale = NumericBounds(above: 0, atMost: 16)
     /// `export --max-size`: the longest side of a sprite-sheet page.
     static let sheetPageSide = NumericBounds(from: 1, to: 16384, whole: true, unit: "pixels")
     /// `--scale-factor`: a Flump texture group's scale.

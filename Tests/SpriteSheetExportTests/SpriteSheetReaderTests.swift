@@ -163,7 +163,7 @@ final class SpriteSheetReaderTests: XCTestCase {
     }
 
     /// `keyframe render`'s frames of the sample, by sheet frame name (`<clip>NNNN`): straight RGBA as decoded.
-    private func renderedFrames(_ sampleName: String, clips: [String]? = nil) throws
+    private func renderedFrames(_ sampleName: String, clips: [String]? = nil, scale: Double = 1) throws
         -> [String: (width: Int, height: Int, pixels: [UInt8], path: String)] {
         let url = sample(sampleName)
         let scene = try RenderScene(document: try Importer.importDocument(at: url),
@@ -173,7 +173,19 @@ final class SpriteSheetReaderTests: XCTestCase {
         let folder = try TestPaths.temporaryFolder("render")
         session.outputFolder = folder
         var frames: [String: (width: Int, height: Int, pixels: [UInt8], path: String)] = [:]
-        for summary in try session.run() {
+        var summaries = try session.run()
+        if scale != 1 {
+            // `render --size` at the scaled frame size, clip by clip (each clip has its own framing).
+            summaries = try summaries.map { summary in
+                var scaled = session
+                scaled.clips = [summary.name]
+                scaled.size = (Int((Double(summary.framing.width) * scale).rounded()),
+                               Int((Double(summary.framing.height) * scale).rounded()))
+                scaled.outputFolder = try TestPaths.temporaryFolder("render-scaled")
+                return try scaled.run()[0]
+            }
+        }
+        for summary in summaries {
             for (plan, path) in zip(summary.frames, summary.paths) {
                 let decoded = try PNGDecoder().decodeStraight(Array(try Data(contentsOf: URL(fileURLWithPath: path))))
                 let number = String(plan.number)
@@ -201,11 +213,12 @@ final class SpriteSheetReaderTests: XCTestCase {
 
     /// Reads every data file in `folder` of `format`, rebuilds each frame and compares it with the render's.
     private func assertFramesMatchRender(_ folder: URL, format: SpriteSheetSettings.Format, sampleName: String,
-                                         clips: [String]? = nil, premultiplied: Bool = false,
+                                         clips: [String]? = nil, premultiplied: Bool = false, scale: Double = 1,
+                                         only prefix: String? = nil,
                                          file: StaticString = #filePath, line: UInt = #line) throws {
         let dataExtension = format == .sparrow ? "xml" : format == .godot ? "tres" : format == .cocos2d ? "plist" : "json"
         let dataFiles = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-            .filter { $0.hasSuffix("." + dataExtension) }.sorted()
+            .filter { $0.hasSuffix("." + dataExtension) && (prefix.map($0.hasPrefix) ?? true) }.sorted()
         XCTAssertFalse(dataFiles.isEmpty, file: file, line: line)
         var read: [ReadFrame] = []
         for name in dataFiles {
@@ -217,7 +230,7 @@ final class SpriteSheetReaderTests: XCTestCase {
             default: read += try JSONSheetReader.read(data)
             }
         }
-        let expected = try renderedFrames(sampleName, clips: clips)
+        let expected = try renderedFrames(sampleName, clips: clips, scale: scale)
         XCTAssertEqual(Set(read.map(\.name)), Set(expected.keys), "every rendered frame, once", file: file, line: line)
         XCTAssertEqual(read.count, expected.count, file: file, line: line)
         var pages: [String: (width: Int, height: Int, pixels: [UInt8])] = [:]
@@ -356,6 +369,24 @@ final class SpriteSheetReaderTests: XCTestCase {
         XCTAssertEqual(result.clips[0].main.relativePath, "sheet-0.plist")
         try assertFramesMatchRender(folder, format: .cocos2d, sampleName: "flump-hopbot")
         XCTAssert(String(decoding: result.clips[0].main.bytes, as: UTF8.self).contains(".5,"), "a half-pixel offset")
+    }
+
+    /// Scale variants: `@2x` and `@0.5x` sheets beside the 1× one, each frame `render --size`'s at the scaled size.
+    func testScaleVariantsAreRenderedAtTheirSize() throws {
+        var settings = SpriteSheetSettings()
+        settings.format = .jsonHash
+        settings.name = "walker"
+        settings.scales = [1, 2, 0.5]
+        let (folder, result) = try exportSheet("animate-walker", settings: settings)
+        XCTAssertEqual(result.clips[0].main.relativePath, "walker.json")
+        let names = Set(([result.clips[0].main] + result.clips[0].companions).map(\.relativePath))
+        XCTAssertEqual(names, ["walker.json", "walker.png", "walker@2x.json", "walker@2x.png", "walker@0.5x.json",
+                               "walker@0.5x.png"])
+        try assertFramesMatchRender(folder, format: .jsonHash, sampleName: "animate-walker", scale: 2, only: "walker@2x")
+        try assertFramesMatchRender(folder, format: .jsonHash, sampleName: "animate-walker", scale: 0.5,
+                                    only: "walker@0.5x")
+        let root = try JSONSerialization.jsonObject(with: Data(contentsOf: folder.appendingPathComponent("walker@2x.json")))
+        XCTAssertEqual(((root as? [String: Any])?["meta"] as? [String: Any])?["scale"] as? String, "2")
     }
 
     /// Frames that show the same picture share one stored rectangle; output is the same for any number of workers.

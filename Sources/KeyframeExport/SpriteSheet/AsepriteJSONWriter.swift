@@ -7,8 +7,8 @@ import KeyframeJSON
 /// written as 42 (rounded to the nearest).
 enum AsepriteJSONWriter {
     /// The file for one page holding every entry.
-    static func sheet(image: String, size: (width: Int, height: Int), entries: [SheetEntry], premultiplied: Bool,
-                      pretty: Bool) -> [UInt8] {
+    static func sheet(image: String, size: (width: Int, height: Int), entries: [SheetEntry], scale: String,
+                      premultiplied: Bool, pretty: Bool) -> [UInt8] {
         var frames: [JSONValue] = []
         var tags: [JSONValue] = []
         var start = 0
@@ -22,7 +22,7 @@ enum AsepriteJSONWriter {
                 start = index + 1
             }
         }
-        var meta = TexturePackerJSONWriter.meta(image: image, size: size, premultiplied: premultiplied)
+        var meta = TexturePackerJSONWriter.meta(image: image, size: size, scale: scale, premultiplied: premultiplied)
         meta["frameTags"] = .array(tags)
         meta["layers"] = .array([])
         meta["slices"] = .array([])

@@ -32,16 +32,22 @@ struct SheetFrames: Sendable {
     /// The distinct trimmed pictures, in order of first use.
     var pictures: [Picture]
 
-    /// Renders every frame of `clips` in `scene` at the document's rate, framed as `keyframe render` frames them.
-    static func render(_ clips: [Clip], scene: RenderScene, premultiplied: Bool, jobs: Int?) throws(RenderError)
-        -> SheetFrames
+    /// Renders every frame of `clips` in `scene` at the document's rate, framed as `keyframe render` frames them;
+    /// at a `scale` other than 1, as `render --size` draws them at that multiple of the frame size (sides rounded).
+    static func render(_ clips: [Clip], scene: RenderScene, scale: Double = 1, premultiplied: Bool, jobs: Int?)
+        throws(RenderError) -> SheetFrames
     {
         let document = scene.document
         let rate = document.frameRate.framesPerSecond
         var work: [(clip: Clip, plan: FramePlan, framing: Framing)] = []
         for clip in clips {
             let plans = try FramePlan.plans(for: clip, documentRate: document.frameRate, fps: rate, selection: .all)
-            let framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+            var framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: nil).framing
+            if scale != 1 {
+                let size = (width: max(1, Int((Double(framing.width) * scale).rounded())),
+                            height: max(1, Int((Double(framing.height) * scale).rounded())))
+                framing = try Framing.make(plans: plans, scenes: [scene], fit: .stage, size: size).framing
+            }
             work += plans.map { (clip, $0, framing) }
         }
         let drawn = ClipWorkers.map(work.count, jobs: jobs) { index -> (picture: Picture, trim: PixelRect) in

@@ -39,11 +39,20 @@ public struct SpriteSheetSettings: Sendable, Equatable {
     public var powerOfTwo = false
     /// The longest side of a page; frames that do not fit one page go on further pages.
     public var maximumPageSide = 4096
+    /// The sheets written, by scale of `keyframe render`'s frame size: 1 is `<name>.…`, any other `<name>@<s>x.…`
+    /// (`@2x`, `@0.5x`), its frames drawn as `render --size` draws them at the scaled size (each side rounded).
+    /// The first scale's data file is the export's main file.
+    public var scales: [Double] = [1]
     /// Whether the pages hold premultiplied colour (`false`: straight alpha, as PNG defines it and as
     /// `keyframe render` writes frames).
     public var premultipliedAlpha = false
 
     public init() {}
+
+    /// A scale as file names and data files write it: `2`, `0.5`.
+    public static func text(_ scale: Double) -> String {
+        scale == scale.rounded() && abs(scale) < 1e9 ? String(Int(scale)) : "\(scale)"
+    }
 
     /// Whether a format can say that a frame is stored rotated.
     public static func allowsRotation(_ format: Format) -> Bool { [.jsonHash, .jsonArray, .phaser3].contains(format) }

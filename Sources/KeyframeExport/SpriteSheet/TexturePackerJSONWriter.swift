@@ -10,8 +10,8 @@ enum TexturePackerJSONWriter {
     /// One page's file: `frames` keyed by name (`hash`) or as an array of entries with `filename`.
     /// `related` names the other pages' data files (Pixi's `meta.related_multi_packs`, which it loads with this one).
     static func page(image: String, size: (width: Int, height: Int), entries: [SheetEntry], hash: Bool,
-                     related: [String], premultiplied: Bool, pretty: Bool) -> [UInt8] {
-        var meta = meta(image: image, size: size, premultiplied: premultiplied)
+                     related: [String], scale: String, premultiplied: Bool, pretty: Bool) -> [UInt8] {
+        var meta = meta(image: image, size: size, scale: scale, premultiplied: premultiplied)
         if !related.isEmpty { meta["related_multi_packs"] = .array(related.map { .string($0) }) }
         let frames: JSONValue = hash
             ? .object(JSONObject(entries.map { (key: $0.name, value: JSONValue.object(frame($0, named: false))) }))
@@ -25,10 +25,11 @@ enum TexturePackerJSONWriter {
     }
 
     /// Phaser 3's multi-atlas: `textures`, one per page with its image, size and frames (array form).
-    static func multiAtlas(images: [String], sizes: [(width: Int, height: Int)], entries: [SheetEntry],
+    static func multiAtlas(images: [String], sizes: [(width: Int, height: Int)], entries: [SheetEntry], scale: String,
                            premultiplied: Bool, pretty: Bool) -> [UInt8] {
         let textures: [JSONValue] = images.indices.map { page in
-            var texture = meta(image: images[page], size: sizes[page], premultiplied: premultiplied)
+            var texture = meta(image: images[page], size: sizes[page], scale: scale, premultiplied: premultiplied)
+            texture["scale"] = .number(Double(scale) ?? 1)
             texture["frames"] = .array(entries.filter { $0.slot.page == page }.map { .object(frame($0, named: true)) })
             return .object(texture)
         }
@@ -64,14 +65,15 @@ enum TexturePackerJSONWriter {
         return .object(JSONObject(clips.map { (key: $0, value: JSONValue.array(names[$0]!)) }))
     }
 
-    static func meta(image: String, size: (width: Int, height: Int), premultiplied: Bool) -> JSONObject {
+    /// `meta`: the page, its size, the scale (a string, as TexturePacker writes it; Pixi reads it as the resolution).
+    static func meta(image: String, size: (width: Int, height: Int), scale: String, premultiplied: Bool) -> JSONObject {
         [
             "app": "keyframe",
             "version": "1.0",
             "image": .string(image),
             "format": "RGBA8888",
             "size": ["w": .number(Double(size.width)), "h": .number(Double(size.height))],
-            "scale": "1",
+            "scale": .string(scale),
             "premultipliedAlpha": .bool(premultiplied),
         ]
     }
