@@ -173,7 +173,7 @@ let package = Package(
         .testTarget(name: "SpriteSheetExportTests",
                     dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeRender", "KeyframePNG",
                                    "KeyframeRaster", "KeyframeFiles", "KeyframeTestSupport"],
-                    exclude: ["read_sheet.py", "godot_frames.gd"]),
+                    exclude: ["read_sheet.py", "tat_read_sheet.py", "godot_frames.gd"]),
         .testTarget(name: "KeyframeBatchTests",
                     dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
                                    "KeyframeTestSupport", "keyframe", "KeyframePNG", "KeyframeRaster", "KeyframeFiles"]),

@@ -458,6 +458,44 @@ final class SpriteSheetReaderTests: XCTestCase {
         XCTAssertEqual(seen, Set(expected.keys))
     }
 
+    /// TextureAtlas Toolbox's own parsers (its registry picks one per file) place every frame; Pillow cuts them out.
+    /// The Toolbox is fetched, never committed: KEYFRAME_ORACLE_TATOOLBOX names a checkout (its `src/` holds the
+    /// parsers). Its JSON hash and array parsers read a rotated frame's `w`/`h` as the turned size, unlike Pixi,
+    /// Phaser and its own Phaser 3 parser, so rotation is checked here through the Phaser 3 format only.
+    func testTextureAtlasToolboxParsersPlaceEveryFrame() throws {
+        guard let toolbox = ProcessInfo.processInfo.environment["KEYFRAME_ORACLE_TATOOLBOX"] else {
+            throw XCTSkip("KEYFRAME_ORACLE_TATOOLBOX is not set (a checkout of TextureAtlas Toolbox; see docs/spritesheet.md)")
+        }
+        let render = try TestPaths.temporaryFolder("render")
+        var session = RenderSession(scene: try RenderScene(document: try Importer.importDocument(at: sample("flump-hopbot")),
+                                                           assetsFolder: try Importer.detect(sample("flump-hopbot")).folder))
+        session.outputFolder = render
+        _ = try session.run()
+        let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("tat_read_sheet.py")
+        let formats: [(SpriteSheetSettings.Format, String, Bool)] = [
+            (.sparrow, "xml", false), (.jsonHash, "json", false), (.jsonArray, "json", false), (.phaser3, "json", true),
+            (.aseprite, "json", false), (.cocos2d, "plist", false),
+        ]
+        for (format, fileExtension, rotation) in formats {
+            var settings = SpriteSheetSettings()
+            settings.format = format
+            settings.rotation = rotation
+            let (folder, _) = try exportSheet("flump-hopbot", settings: settings)
+            let run = Process()
+            run.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            run.arguments = ["python3", script.path, toolbox, folder.appendingPathComponent("sheet.\(fileExtension)").path,
+                             folder.appendingPathComponent("sheet.png").path, render.path]
+            let pipe = Pipe()
+            run.standardOutput = pipe
+            run.standardError = pipe
+            try run.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            run.waitUntilExit()
+            XCTAssertEqual(run.terminationStatus, 0, "\(format.rawValue): \(output.suffix(1500))")
+            XCTAssert(output.contains("117 frames identical"), "\(format.rawValue): \(output.suffix(1500))")
+        }
+    }
+
     /// Pillow, a PNG reader written by others, cuts the frames out with its own crop and rotate.
     func testPillowCutsTheRenderedFrames() throws {
         // python3 as the PATH finds it (a pyenv or virtualenv with Pillow comes first).
