@@ -58,14 +58,19 @@ struct SheetFrames: Sendable {
             return trimmed(bitmap, premultiplied: premultiplied)
         }
         var sheet = SheetFrames(frames: [], pictures: [])
-        var seen: [Picture: Int] = [:]
+        // Pictures by a digest of their bytes (hashed in bulk), compared in full on a match.
+        var seen: [Int: [Int]] = [:]
         for (item, result) in zip(work, drawn) {
+            var hasher = Hasher()
+            hasher.combine(result.picture.width)
+            result.picture.pixels.withUnsafeBytes { hasher.combine(bytes: $0) }
+            let digest = hasher.finalize()
             let picture: Int
-            if let known = seen[result.picture] {
+            if let known = seen[digest]?.first(where: { sheet.pictures[$0] == result.picture }) {
                 picture = known
             } else {
                 picture = sheet.pictures.count
-                seen[result.picture] = picture
+                seen[digest, default: []].append(picture)
                 sheet.pictures.append(result.picture)
             }
             sheet.frames.append(Frame(clip: item.clip.name, number: item.plan.number, milliseconds: 1000 / rate,
@@ -95,5 +100,3 @@ struct SheetFrames: Sendable {
         return (Picture(width: cut.width, height: cut.height, pixels: pixels), rect)
     }
 }
-
-extension SheetFrames.Picture: Hashable {}

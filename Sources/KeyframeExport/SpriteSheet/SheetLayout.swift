@@ -61,14 +61,35 @@ struct SheetLayout: Sendable {
     static func draw(_ picture: SheetFrames.Picture, at slot: Slot, extrude: Int,
                      into page: inout (width: Int, height: Int, pixels: [UInt8])) {
         let (w, h) = slot.rotated ? (slot.height, slot.width) : (slot.width, slot.height)
-        for py in -extrude..<(h + extrude) {
-            for px in -extrude..<(w + extrude) {
+        let pageWidth = page.width
+        page.pixels.withUnsafeMutableBufferPointer { target in
+            picture.pixels.withUnsafeBufferPointer { source in
                 // The stored pixel (px, py) shows the picture's pixel (sx, sy), clamped to the edge for extrusion.
-                let (cx, cy) = (min(max(px, 0), w - 1), min(max(py, 0), h - 1))
-                let (sx, sy) = slot.rotated ? (cy, picture.height - 1 - cx) : (cx, cy)
-                let source = (sy * picture.width + sx) * 4
-                let target = ((slot.y + py) * page.width + slot.x + px) * 4
-                for channel in 0..<4 { page.pixels[target + channel] = picture.pixels[source + channel] }
+                func copy(_ px: Int, _ py: Int) {
+                    let (cx, cy) = (min(max(px, 0), w - 1), min(max(py, 0), h - 1))
+                    let (sx, sy) = slot.rotated ? (cy, picture.height - 1 - cx) : (cx, cy)
+                    let from = (sy * picture.width + sx) * 4
+                    let to = ((slot.y + py) * pageWidth + slot.x + px) * 4
+                    for channel in 0..<4 { target[to + channel] = source[from + channel] }
+                }
+                if slot.rotated {
+                    for py in -extrude..<(h + extrude) { for px in -extrude..<(w + extrude) { copy(px, py) } }
+                    return
+                }
+                // Upright: whole rows at once, then only the extrusion pixel by pixel.
+                for row in 0..<h {
+                    let from = row * w * 4, to = ((slot.y + row) * pageWidth + slot.x) * 4
+                    (target.baseAddress! + to).update(from: source.baseAddress! + from, count: w * 4)
+                }
+                guard extrude > 0 else { return }
+                for py in -extrude..<(h + extrude) {
+                    if py >= 0 && py < h {
+                        for px in -extrude..<0 { copy(px, py) }
+                        for px in w..<(w + extrude) { copy(px, py) }
+                    } else {
+                        for px in -extrude..<(w + extrude) { copy(px, py) }
+                    }
+                }
             }
         }
     }
