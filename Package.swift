@@ -170,6 +170,10 @@ let package = Package(
                                    "KeyframeRender", "KeyframePNG", "KeyframeJSON", "CRLottie", "KeyframeTestSupport"],
                     // Read from the source tree by path (and rewritten in the tests' record modes), not resources.
                     exclude: ["ThorVGFrameFigures.json", "LottieWebFrameFigures.json"]),
+        .testTarget(name: "SpriteSheetExportTests",
+                    dependencies: ["KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeRender", "KeyframePNG",
+                                   "KeyframeRaster", "KeyframeFiles", "KeyframeTestSupport"],
+                    exclude: ["read_sheet.py", "tat_read_sheet.py", "godot_frames.gd"]),
         .testTarget(name: "KeyframeBatchTests",
                     dependencies: ["KeyframeBatch", "KeyframeExport", "KeyframeImport", "KeyframeModel", "KeyframeJSON",
                                    "KeyframeTestSupport", "keyframe", "KeyframePNG", "KeyframeRaster", "KeyframeFiles"]),

@@ -36,6 +36,10 @@ test_packages=(
   # The Lottie tests play exports with rlottie and validate them against the Lottie schema with jsonschema.
   "librlottie-dev pc:rlottie"
   "python3-jsonschema py:jsonschema"
+  # The sprite-sheet tests cut frames out of the pages with Pillow (Tests/SpriteSheetExportTests/read_sheet.py).
+  "python3-pil py:PIL"
+  # and load the Godot SpriteFrames resource with Godot 3's headless server.
+  "godot3-server cmd:godot3-server"
   # pip, for the PyPI packages below (thorvg-python).
   "python3-pip py:pip"
   # The Bazel rule's test builds an example workspace offline with Debian's Bazel.

@@ -41,6 +41,7 @@ public enum Exporters {
         switch format {
         case .lottie: return LottieExporter()
         case .coreAnimation: return CoreAnimationExporter()
+        case .spriteSheet: return SpriteSheetExporter()
         }
     }
 

@@ -10,6 +10,8 @@ public struct ExportOptions: Sendable, Equatable {
     public var coreAnimationFormat: CALayerTreeFile.Format = .json
     /// Lottie settings (profile, image placement); other formats ignore them.
     public var lottie = LottieExportSettings()
+    /// Sprite-sheet settings (format, padding, page size, alpha); other formats ignore them.
+    public var spriteSheet = SpriteSheetSettings()
     /// The PNG preset of the pictures an export writes (Lottie's image assets, Core Animation's baked tints):
     /// `compact` (the default: smaller files, for what ships inside apps) or `fast` (about half the encoding time
     /// for files about a third larger, for iterating).

@@ -26,7 +26,7 @@ struct Batch: ParsableCommand {
     var output: String
 
     @Option(help: ArgumentHelp("What to write per export; repeat for several (default: normalized).",
-                               valueName: "normalized|lottie|core-animation"))
+                               valueName: "normalized|lottie|core-animation|spritesheet"))
     var to: [String] = []
 
     @Option(help: ArgumentHelp("A file listing exports, one path per line, relative to the file's folder.",
@@ -95,7 +95,7 @@ struct Batch: ParsableCommand {
     func validate() throws {
         if roots.isEmpty && inputs == nil { throw ValidationError("give at least one ROOT or --inputs FILE") }
         for value in to where BatchTarget(argument: value) == nil {
-            throw ValidationError("--to \(value): expected normalized, lottie or core-animation")
+            throw ValidationError("--to \(value): expected normalized, lottie, core-animation or spritesheet")
         }
         try NumericBounds.jobs.check(jobs, "--jobs")
     }

@@ -11,15 +11,18 @@ extension CALayerTreeFile.Format: ExpressibleByArgument {}
 extension LottieExportSettings.Profile: ExpressibleByArgument {}
 extension LottieExportSettings.Images: ExpressibleByArgument {}
 extension LottieExportSettings.Container: ExpressibleByArgument {}
+extension SpriteSheetSettings.Format: ExpressibleByArgument {}
 
-/// `keyframe export`: writes a document's clips in a player's format (Lottie, Core Animation).
+/// `keyframe export`: writes a document's clips in a player's format (Lottie, Core Animation, sprite sheets).
 struct Export: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Export an export's clips for players: Lottie or Core Animation keyframe data.",
+        abstract: "Export an export's clips for players: Lottie or Core Animation keyframe data, or sprite sheets.",
         discussion: """
             INPUT is anything `convert` reads. One file per clip: with one clip, -o names the file; with several, \
             -o is a folder and each clip is written as <clip>.json in it. Lottie with --single-file: one file, \
-            every clip a marker range; with --container dotlottie: one .lottie archive holding the files.
+            every clip a marker range; with --container dotlottie: one .lottie archive holding the files. \
+            Sprite sheets: every chosen clip in one sheet; -o names the data file and the pages are written \
+            beside it under its name (walker.xml, walker.png; walker-0.png, walker-1.png… with several pages).
             """)
 
     @Argument(help: "The export or normalized JSON to export.", completion: .file())
@@ -68,6 +71,35 @@ struct Export: ParsableCommand {
                                valueName: "compact|fast"))
     var png: PNGPreset = .compact
 
+    @Option(name: .customLong("sheet-format"),
+            help: ArgumentHelp("Sprite sheet: the data file, sparrow (default; HaxeFlixel, Starling), json-hash, json-array (Pixi, Phaser), phaser3 (multi-atlas), aseprite, godot (SpriteFrames .tres) or cocos2d (plist).",
+                               valueName: "format"))
+    var sheetFormat: SpriteSheetSettings.Format?
+
+    @Option(help: ArgumentHelp("Sprite sheet: transparent pixels between frames (default 2).", valueName: "N"))
+    var padding: Int?
+
+    @Option(help: ArgumentHelp("Sprite sheet: pixels each frame's edge is repeated outward (default 0).", valueName: "N"))
+    var extrude: Int?
+
+    @Flag(help: "Sprite sheet: let frames be stored turned a quarter turn clockwise (json-hash, json-array, phaser3).")
+    var rotate = false
+
+    @Flag(help: "Sprite sheet: page sides are powers of two.")
+    var pot = false
+
+    @Option(name: .customLong("max-size"),
+            help: ArgumentHelp("Sprite sheet: the longest page side (default 4096); more frames go on more pages.", valueName: "N"))
+    var maxSize: Int?
+
+    @Option(name: .customLong("sheet-scale"),
+            help: ArgumentHelp("Sprite sheet: also (or only) write the sheet at this multiple of the frame size, as <name>@<S>x (repeat; the first one's data file is -o; default 1).",
+                               valueName: "S"))
+    var sheetScale: [Double] = []
+
+    @Flag(help: "Sprite sheet: store premultiplied colour in the pages (default: straight alpha, as PNG defines it).")
+    var premultiplied = false
+
     @Flag(help: "Write the JSON indented, one member per line, for people to read (default: on one line, as players' files ship).")
     var pretty = false
 
@@ -87,6 +119,24 @@ struct Export: ParsableCommand {
             throw ValidationError("--profile, --images, --single-file and --container apply to --to lottie only")
         }
         try NumericBounds.jobs.check(jobs, "--jobs")
+        try NumericBounds.sheetPadding.check(padding, "--padding")
+        try NumericBounds.sheetExtrude.check(extrude, "--extrude")
+        try NumericBounds.sheetPageSide.check(maxSize, "--max-size")
+        try NumericBounds.sheetScale.check(sheetScale, "--sheet-scale")
+        if Set(sheetScale).count != sheetScale.count { throw ValidationError("--sheet-scale: each scale once") }
+        if rotate && !SpriteSheetSettings.allowsRotation(sheetFormat ?? .sparrow) {
+            throw ValidationError("--rotate: the \((sheetFormat ?? .sparrow).rawValue) format cannot store rotated "
+                                  + "frames; use json-hash, json-array or phaser3")
+        }
+        if pot, let maxSize, maxSize & (maxSize - 1) != 0 {
+            throw ValidationError("--pot needs a power-of-two --max-size (\(maxSize) is not)")
+        }
+        let sheetOptions = sheetFormat != nil || padding != nil || extrude != nil || rotate || pot || maxSize != nil
+            || premultiplied || !sheetScale.isEmpty
+        if sheetOptions && to != .spriteSheet {
+            throw ValidationError("--sheet-format, --padding, --extrude, --rotate, --pot, --max-size, "
+                                  + "--sheet-scale and --premultiplied apply to --to spritesheet only")
+        }
         if pretty && coreAnimationFormat == .plist {
             throw ValidationError("--pretty applies to JSON; a property list is always written indented")
         }
@@ -112,6 +162,7 @@ struct Export: ParsableCommand {
         options.lottie = LottieExportSettings(profile: profile ?? .portable,
                                               images: images ?? (packing == .dotLottie ? .folder : .embed),
                                               singleFile: singleFile, container: packing)
+        options.spriteSheet = spriteSheetSettings()
         let result: ExportResult
         do {
             result = try exporter.export(loaded.document, assetsFolder: assetsFolder, options: options)
@@ -134,6 +185,22 @@ struct Export: ParsableCommand {
         }
         if quiet { return }
         for exported in result.clips { try Output.out(line: "\(exported.clip): \(mainPath(of: exported, in: result))") }
+    }
+
+    /// The sprite-sheet settings of the options given; the files are named after -o's file name.
+    func spriteSheetSettings() -> SpriteSheetSettings {
+        var settings = SpriteSheetSettings()
+        if let sheetFormat { settings.format = sheetFormat }
+        if let padding { settings.padding = padding }
+        if let extrude { settings.extrude = extrude }
+        if let maxSize { settings.maximumPageSide = maxSize }
+        settings.rotation = rotate
+        settings.powerOfTwo = pot
+        settings.premultipliedAlpha = premultiplied
+        if !sheetScale.isEmpty { settings.scales = sheetScale }
+        let file = ((output as NSString).lastPathComponent as NSString).deletingPathExtension
+        if !output.hasSuffix("/") && !file.isEmpty { settings.name = file }
+        return settings
     }
 
     /// Where the main file of `exported` goes: `-o` itself for a single clip, else `<-o>/<clip file>`.

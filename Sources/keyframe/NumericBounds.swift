@@ -102,6 +102,14 @@ extension NumericBounds {
     static let side = NumericBounds(from: 1, to: Double(Framing.maximumSide), whole: true, unit: "pixels")
     /// Threads (`--jobs`): far beyond any machine's cores, and each one has its buffers.
     static let jobs = NumericBounds(from: 1, to: 1024, whole: true, unit: "jobs")
+    /// `export --padding`: transparent pixels between sprite-sheet frames.
+    static let sheetPadding = NumericBounds(from: 0, to: 256, whole: true, unit: "pixels")
+    /// `export --extrude`: pixels a sprite-sheet frame's edge is repeated outward.
+    static let sheetExtrude = NumericBounds(from: 0, to: 64, whole: true, unit: "pixels")
+    /// `export --sheet-scale`: a sprite-sheet variant's multiple of the frame size.
+    static let sheetScale = NumericBounds(above: 0, atMost: 16)
+    /// `export --max-size`: the longest side of a sprite-sheet page.
+    static let sheetPageSide = NumericBounds(from: 1, to: 16384, whole: true, unit: "pixels")
     /// `--scale-factor`: a Flump texture group's scale.
     static let scaleFactor = NumericBounds(above: 0, atMost: 1000)
     /// `--tolerance`: a difference of one channel of a pixel.

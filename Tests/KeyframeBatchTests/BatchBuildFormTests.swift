@@ -72,7 +72,7 @@ final class BatchBuildFormTests: XCTestCase {
 
         // A wrong value is reported at its line and column, in both forms, before anything is converted.
         try Data("{\"strict\": true,\n \"to\": [\"normalized\", \"gif\"]}".utf8).write(to: config)
-        let message = "\"to\": unknown format \"gif\" (known: normalized, lottie, core-animation)"
+        let message = "\"to\": unknown format \"gif\" (known: normalized, lottie, core-animation, spritesheet)"
         let build = try BatchCLI.run(["batch", "assets", "-o", "out3", "--config", "keyframe-assets.json",
                                       "--diagnostics-format", "build"], in: work)
         XCTAssertEqual(build.status, 1)

@@ -127,7 +127,8 @@ final class NumericOptionsCLITests: XCTestCase {
         case "render": return [spinner, "-o", out, "--frames", "0"]
         case "verify": return [spinner, "--golden", out, "--record", "--frames", "0"]
         case "preview": return [spinner, "-o", out + "/page.html", "--frames", "0"]
-        case "export": return [spinner, "--to", "lottie", "-o", out + "/spinner.json"]
+        // A sprite sheet: the format with numeric options of its own (--padding, --extrude, --max-size).
+        case "export": return [spinner, "--to", "spritesheet", "-o", out + "/spinner.xml"]
         case "diff": return [spinner, spinner]
         case "batch": return [root.path, "-o", out, "--verify", out + "-goldens", "--record", "--frames", "0"]
         case "bench convert": return [spinner]
