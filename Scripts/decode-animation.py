@@ -18,6 +18,7 @@ def pillow(path, folder):
     durations = []
     for index in range(getattr(image, "n_frames", 1)):
         image.seek(index)
+        image.load()  # WebP sets the frame's duration when it is decoded
         durations.append(image.info.get("duration", 0))
         image.convert("RGBA").save(os.path.join(folder, "%04d.png" % index))
     return {"durations": durations, "loop": image.info.get("loop"), "format": image.format}

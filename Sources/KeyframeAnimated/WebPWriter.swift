@@ -40,6 +40,7 @@ public final class WebPWriter {
             throw AnimationError("libwebp's version does not match its headers")
         }
         animation.anim_params.loop_count = Int32(self.plays)
+        animation.anim_params.bgcolor = 0  // a transparent background (a hint; decoders clear to transparent)
         animation.allow_mixed = 0
         switch options {
         case .lossless:
