@@ -17,22 +17,22 @@ public struct ColorPalette: Sendable {
         guard !entries.isEmpty else { colors = [0]; return }
         // Boxes are ranges of `entries`; a cut sorts its range along the axis and splits it.
         var boxes: [Range<Int>] = [0..<entries.count]
+        // Each box's longest axis, its spread along it and its pixel count, kept as boxes are cut.
+        var stats = [ColorPalette.measure(entries[0..<entries.count])]
         while boxes.count < limit {
-            var best = -1, bestScore = 0.0, bestAxis = 0
-            for (index, box) in boxes.enumerated() where box.count > 1 {
-                let (axis, spread) = ColorPalette.longestAxis(entries[box])
-                let weight = entries[box].reduce(0) { $0 + $1.count }
-                let score = Double(spread) * Double(weight).squareRoot()
-                if spread > 0, score > bestScore { best = index; bestScore = score; bestAxis = axis }
+            var best = -1, bestScore = 0.0
+            for (index, stat) in stats.enumerated() where boxes[index].count > 1 && stat.spread > 0 {
+                let score = Double(stat.spread) * Double(stat.weight).squareRoot()
+                if score > bestScore { best = index; bestScore = score }
             }
             guard best >= 0 else { break }
             let box = boxes[best]
-            let shift = UInt32(16 - 8 * bestAxis)
+            let shift = UInt32(16 - 8 * stats[best].axis)
             entries[box].sort { a, b in
                 let ca = a.color >> shift & 0xFF, cb = b.color >> shift & 0xFF
                 return ca != cb ? ca < cb : a.color < b.color
             }
-            let total = entries[box].reduce(0) { $0 + $1.count }
+            let total = stats[best].weight
             var running = 0, cut = box.lowerBound + 1
             for index in box {
                 running += entries[index].count
@@ -41,6 +41,8 @@ public struct ColorPalette: Sendable {
             cut = min(max(cut, box.lowerBound + 1), box.upperBound - 1)
             boxes[best] = box.lowerBound..<cut
             boxes.insert(cut..<box.upperBound, at: best + 1)
+            stats[best] = ColorPalette.measure(entries[boxes[best]])
+            stats.insert(ColorPalette.measure(entries[boxes[best + 1]]), at: best + 1)
         }
         colors = boxes.map { box in
             var r = 0, g = 0, b = 0, n = 0
@@ -55,10 +57,13 @@ public struct ColorPalette: Sendable {
         }
     }
 
-    /// The axis (0 red, 1 green, 2 blue) along which `entries` spread most, and that spread.
-    private static func longestAxis(_ entries: ArraySlice<(color: UInt32, count: Int)>) -> (Int, Int) {
-        var low = [255, 255, 255], high = [0, 0, 0]
+    /// The axis (0 red, 1 green, 2 blue) along which `entries` spread most, that spread, and their pixel count.
+    private static func measure(_ entries: ArraySlice<(color: UInt32, count: Int)>)
+        -> (axis: Int, spread: Int, weight: Int)
+    {
+        var low = [255, 255, 255], high = [0, 0, 0], weight = 0
         for entry in entries {
+            weight += entry.count
             for axis in 0..<3 {
                 let value = Int(entry.color >> UInt32(16 - 8 * axis) & 0xFF)
                 low[axis] = min(low[axis], value); high[axis] = max(high[axis], value)
@@ -66,7 +71,7 @@ public struct ColorPalette: Sendable {
         }
         var axis = 0
         for candidate in 1..<3 where high[candidate] - low[candidate] > high[axis] - low[axis] { axis = candidate }
-        return (axis, high[axis] - low[axis])
+        return (axis, high[axis] - low[axis], weight)
     }
 
     /// The index of the entry nearest to `r`, `g`, `b`.
