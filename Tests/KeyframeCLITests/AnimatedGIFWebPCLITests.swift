@@ -195,6 +195,29 @@ final class AnimatedGIFWebPCLITests: XCTestCase {
         }
     }
 
+    /// Options that do not fit the format, or values out of range, are usage errors (exit 2) and write nothing.
+    func testOptionsMustFitTheFormat() throws {
+        let root = try TestPaths.temporaryFolder("animated-gif-webp-usage")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let walker = samples.appendingPathComponent("animate-walker").path
+        let gif = root.appendingPathComponent("a.gif").path, webp = root.appendingPathComponent("a.webp").path
+        for (arguments, message) in [
+            (["--animated", webp, "--webp", "lossy=101"], "--webp lossy=101: expected lossless, lossy or lossy=QUALITY"),
+            (["--animated", webp, "--webp", "fast"], "--webp fast: expected"),
+            (["--animated", gif, "--webp", "lossy"], "--webp applies to an --animated .webp file"),
+            (["--animated", webp, "--dither"], "--gif-palette and --dither apply to an --animated .gif file"),
+            (["--animated", gif, "--gif-palette", "local"], "--gif-palette local: expected global or frame"),
+            (["--gif-palette", "global"], "--webp, --gif-palette and --dither apply to --animated"),
+            (["--animated", root.appendingPathComponent("a.jpg").path], "the extension chooses the format"),
+        ] {
+            let run = try CLIRunner.run(["render", walker, "--clip", "walk", "-o", root.path] + arguments)
+            XCTAssertEqual(run.status, 2, "\(arguments): \(run.stderr)")
+            XCTAssertTrue(run.stderr.contains(message), "\(arguments): \(run.stderr)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: gif))
+        XCTAssertFalse(FileManager.default.fileExists(atPath: webp))
+    }
+
     /// Lossy WebP at the default quality (90): the bound on a frame's mean error per channel (measured: 2.70 at
     /// worst on the walk); single pixels are not bounded (a lossy block's edge).
     static let lossyBound = (mean: 4.0, max: 255)
