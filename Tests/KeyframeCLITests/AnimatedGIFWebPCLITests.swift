@@ -5,10 +5,12 @@ import KeyframeTestSupport
 import XCTest
 
 /// `keyframe render --animated` to GIF and WebP: each file, decoded frame by frame by decoders Keyframe did not
-/// write (Pillow for both, ffmpeg for GIF, webpmux for WebP's loop count), is `render`'s PNG frames — WebP lossless
+/// write (Pillow for both, ffmpeg for GIF, webpmux and dwebp for WebP's container and first frame), is `render`'s PNG frames — WebP lossless
 /// exactly, GIF and lossy WebP within the bounds docs/cli.md documents — shown at the output rate.
 final class AnimatedGIFWebPCLITests: XCTestCase {
     var samples: URL { TestPaths.packageRoot.appendingPathComponent("Samples") }
+    /// `render`'s first frame of the case being checked.
+    var firstRendered = URL(fileURLWithPath: "/")
     var decoder: String { TestPaths.packageRoot.appendingPathComponent("Scripts/decode-animation.py").path }
 
     /// How far a decoded frame is from the rendered one, in straight RGBA: alpha everywhere, colour where both are
@@ -137,9 +139,41 @@ final class AnimatedGIFWebPCLITests: XCTestCase {
             XCTAssertTrue(info.output.contains("Loop Count : \(decoded.loop ?? -1)"), info.output)
             XCTAssertTrue(info.output.contains("Number of frames: \(decoded.frames.count)"), info.output)
         }
+        if test.file.hasSuffix(".webp"), !corrupt, try CommandRun.run(["sh", "-c", "command -v dwebp"]).status == 0 {
+            firstRendered = rendered[0]
+            let error = try firstFrameWithDWebP(animation, in: work)
+            XCTAssertTrue(error == nil || error == 0, "\(test.file): dwebp's first frame is off by \(error ?? 0)")
+        }
         let bytes = try FileManager.default.attributesOfItem(atPath: animation.path)[.size] as? Int ?? 0
         let apngBytes = try FileManager.default.attributesOfItem(atPath: apng.path)[.size] as? Int ?? 0
         return (errors, bytes, apngBytes)
+    }
+
+    /// libwebp's own tools on the first frame: `webpmux` extracts it, `dwebp` decodes it, and it is placed at its
+    /// offset on a transparent canvas; returns the largest error against `render`'s frame 0 (lossless only: else nil).
+    func firstFrameWithDWebP(_ file: URL, in folder: URL) throws -> Int? {
+        guard !file.lastPathComponent.contains("-q") else { return nil }
+        let frame = folder.appendingPathComponent("first.webp"), pam = folder.appendingPathComponent("first.pam")
+        XCTAssertEqual(try CommandRun.run(["webpmux", "-get", "frame", "1", file.path, "-o", frame.path]).status, 0)
+        XCTAssertEqual(try CommandRun.run(["dwebp", frame.path, "-pam", "-o", pam.path]).status, 0)
+        let info = try CommandRun.run(["webpmux", "-info", file.path]).output
+        let row = try XCTUnwrap(info.split(separator: "\n").first { $0.trimmingCharacters(in: .whitespaces).hasPrefix("1:") })
+        let fields = row.split(separator: " ").map(String.init)  // 1: width height alpha x y …
+        let (x, y) = (Int(fields[4]) ?? 0, Int(fields[5]) ?? 0)
+        let data = [UInt8](try Data(contentsOf: pam))
+        let header = String(decoding: data.prefix(200), as: UTF8.self)
+        let width = Int(header.firstMatch(of: /WIDTH (\d+)/)?.1 ?? "") ?? 0
+        let height = Int(header.firstMatch(of: /HEIGHT (\d+)/)?.1 ?? "") ?? 0
+        let start = try XCTUnwrap(header.range(of: "ENDHDR\n")).upperBound.utf16Offset(in: header)
+        let expected = try PNGDecoder().decodeStraight([UInt8](try Data(contentsOf: firstRendered)))
+        var canvas = [UInt8](repeating: 0, count: expected.pixels.count)
+        for row in 0..<height {
+            for column in 0..<width {
+                let from = start + (row * width + column) * 4, to = ((y + row) * expected.width + x + column) * 4
+                canvas.replaceSubrange(to..<to + 4, with: data[from..<from + 4])
+            }
+        }
+        return FrameError(canvas, expected.pixels).max
     }
 
     func requireDecoders(_ tools: [String]) throws {
