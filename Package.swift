@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "KeyframeEngine", targets: ["KeyframeEngine"]),
         .library(name: "KeyframeRaster", targets: ["KeyframeRaster"]),
         .library(name: "KeyframePNG", targets: ["KeyframePNG"]),
+        .library(name: "KeyframeAnimated", targets: ["KeyframeAnimated"]),
         .library(name: "KeyframeFiles", targets: ["KeyframeFiles"]),
         .library(name: "KeyframeRender", targets: ["KeyframeRender"]),
         .library(name: "KeyframeExport", targets: ["KeyframeExport"]),
@@ -48,6 +49,9 @@ let package = Package(
         .target(name: "KeyframeFiles"),
         .target(name: "KeyframePNG", dependencies: ["CLibPNG", "KeyframeRaster", "KeyframeFiles"],
                 swiftSettings: pixelSwift),
+        // Animated GIF (an encoder of its own) and WebP (libwebp's animation encoder): the only target that links
+        // libwebp.
+        .target(name: "KeyframeAnimated", dependencies: ["CWebP", "KeyframeRaster"], swiftSettings: pixelSwift),
         .target(name: "KeyframeRender",
                 dependencies: ["KeyframeModel", "KeyframeEngine", "KeyframeRaster", "KeyframePNG", "KeyframeFiles"],
                 exclude: ["README.md"], swiftSettings: pixelSwift),
@@ -76,7 +80,7 @@ let package = Package(
             dependencies: [
                 "KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeRaster",
                 "KeyframePNG", "KeyframeRender", "KeyframeExport", "KeyframeFiles", "KeyframeVerify", "KeyframePreview",
-                "KeyframeDiff", "KeyframeBatch", "KeyframeBenchmarks",
+                "KeyframeDiff", "KeyframeBatch", "KeyframeBenchmarks", "KeyframeAnimated",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]),
 
@@ -115,6 +119,13 @@ let package = Package(
             name: "CPNG16",
             pkgConfig: "libpng16",
             providers: [.apt(["libpng-dev"]), .brew(["libpng"])]),
+
+        // libwebp and libwebpmux from the system (`libwebpmux`, which requires `libwebp`): apt's libwebp-dev on
+        // Linux, Homebrew's webp on macOS. Only KeyframeAnimated imports it.
+        .systemLibrary(
+            name: "CWebP",
+            pkgConfig: "libwebpmux",
+            providers: [.apt(["libwebp-dev"]), .brew(["webp"])]),
 
         // MARK: - Tests
         .target(name: "KeyframeTestSupport", dependencies: ["KeyframeModel", "KeyframeRaster", "KeyframePNG"],

@@ -22,6 +22,8 @@ mode=${1:-build}
 build_packages=(
   "pkg-config cmd:pkg-config"
   "libpng-dev pc:libpng16"
+  # Animated WebP (`render --animated FILE.webp`): libwebp and its animation encoder (libwebpmux).
+  "libwebp-dev pc:libwebpmux"
 )
 
 samples_packages=(
@@ -44,6 +46,9 @@ test_packages=(
   "python3-pip py:pip"
   # The Bazel rule's test builds an example workspace offline with Debian's Bazel.
   "bazel-bootstrap cmd:bazel"
+  # Independent decoders of `render --animated` GIF and WebP files: ffmpeg, and libwebp's webpmux.
+  "ffmpeg cmd:ffmpeg"
+  "webp cmd:webpmux"
 )
 
 # PyPI packages `make test` needs (pip, only when python3 cannot import the module):
@@ -52,6 +57,8 @@ test_pip_packages=(
   "thorvg-python thorvg_python"
   # The Bazel rule's remote-cache test runs a BuildGrid server (`bgd`, a Remote Execution API cache) on 127.0.0.1.
   "buildgrid buildgrid"
+  # Pillow decodes `render --animated` GIF and WebP files frame by frame (Scripts/decode-animation.py).
+  "pillow PIL"
 )
 
 case "$mode" in

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import KeyframeAnimated
 import KeyframeEngine
 import KeyframeFiles
 import KeyframeImport
@@ -34,9 +35,22 @@ struct Render: ParsableCommand {
         valueName: "DIR"), completion: .directory)
     var output: String?
 
-    @Option(help: ArgumentHelp("Also write the clip as one animated PNG (APNG: lossless, plays in browsers).",
-                               valueName: "FILE.png"), completion: .file(extensions: ["png", "apng"]))
+    @Option(help: ArgumentHelp(
+        "Also write the clip as one animation: APNG (.png, .apng), GIF (.gif) or WebP (.webp), by the extension.",
+        valueName: "FILE"), completion: .file(extensions: ["png", "apng", "gif", "webp"]))
     var animated: String?
+
+    @Option(help: ArgumentHelp("WebP compression: lossless (default), lossy or lossy=QUALITY (0-100, default 90).",
+                               valueName: "MODE"))
+    var webp: String?
+
+    @Option(name: .customLong("gif-palette"),
+            help: ArgumentHelp("GIF colours: frame (default: up to 255 per frame) or global (one table).",
+                               valueName: "global|frame"))
+    var gifPalette: String?
+
+    @Flag(help: "GIF: spread each pixel's colour error to its neighbours (Floyd-Steinberg dithering).")
+    var dither = false
 
     @Option(help: ArgumentHelp("Also write every rendered frame, labelled, into one PNG.", valueName: "FILE"),
             completion: .file(extensions: ["png"]))
@@ -79,10 +93,22 @@ struct Render: ParsableCommand {
             if !options.at.isEmpty {
                 throw ValidationError("--animated plays every frame at the output rate; --at picks single times")
             }
-            let lower = animated.lowercased()
-            guard lower.hasSuffix(".png") || lower.hasSuffix(".apng") else {
-                throw ValidationError("--animated \(animated): writes an animated PNG (APNG); name it .png or .apng")
+            guard let format = AnimationFormat(path: animated) else {
+                throw ValidationError("--animated \(animated): the extension chooses the format; name it .png or "
+                                      + ".apng (APNG), .gif (GIF) or .webp (WebP)")
             }
+            if webp != nil && format != .webp { throw ValidationError("--webp applies to an --animated .webp file") }
+            if (gifPalette != nil || dither) && format != .gif {
+                throw ValidationError("--gif-palette and --dither apply to an --animated .gif file")
+            }
+        } else if webp != nil || gifPalette != nil || dither {
+            throw ValidationError("--webp, --gif-palette and --dither apply to --animated")
+        }
+        if let webp, WebPOptions(argument: webp) == nil {
+            throw ValidationError("--webp \(webp): expected lossless, lossy or lossy=QUALITY (0 to 100)")
+        }
+        if let gifPalette, GIFOptions.Palette(rawValue: gifPalette) == nil {
+            throw ValidationError("--gif-palette \(gifPalette): expected global or frame")
         }
     }
 
@@ -132,22 +158,55 @@ struct Render: ParsableCommand {
         try report(summaries, rate: rate, diagnostics: document.diagnostics, note: note)
     }
 
-    /// Assembles the frames `summary` wrote into the animated PNG at `path` (written atomically); returns the
-    /// summary line that says so.
+    /// Assembles the frames `summary` wrote into the animation at `path` (APNG, GIF or WebP by its extension;
+    /// written atomically); returns the summary line that says so.
     func writeAnimation(_ summary: RenderSession.Summary, to path: String, rate: Double, plays: Int) throws -> String {
-        var writer = AnimatedPNGWriter(width: summary.framing.width, height: summary.framing.height,
-                                       frameDuration: AnimatedPNGWriter.frameDuration(fps: rate), plays: plays,
-                                       options: PNGEncodingOptions(preset: options.png))
+        let format = AnimationFormat(path: path) ?? .png
+        let bytes: [UInt8]
         do {
-            for frame in summary.paths {
-                try writer.add(png: try InputFile.read(frame))
-            }
-            try writeAtomically(try writer.finish(), to: path)
+            bytes = try encodeAnimation(summary, format: format, rate: rate, plays: plays)
+            try writeAtomically(bytes, to: path)
         } catch {
             throw fail("\(path): cannot write the animation: \(error)")
         }
-        return "\(path): animated PNG, \(summary.frames.count) frame(s) at \(NumericBounds.text(rate)) fps, "
+        var kind = "animated PNG"
+        switch format {
+        case .png: break
+        case .gif: kind = "animated GIF (\(gifPalette ?? "frame") palette\(dither ? ", dithered" : ""))"
+        case .webp: kind = "animated WebP (\(webp ?? "lossless"))"
+        }
+        return "\(path): \(kind), \(summary.frames.count) frame(s) at \(NumericBounds.text(rate)) fps, "
             + (plays == 0 ? "looping" : "playing \(plays)×")
+    }
+
+    /// The bytes of the animation of the frames `summary` wrote, in `format`.
+    func encodeAnimation(_ summary: RenderSession.Summary, format: AnimationFormat, rate: Double, plays: Int) throws
+        -> [UInt8]
+    {
+        let width = summary.framing.width, height = summary.framing.height
+        switch format {
+        case .png:
+            var writer = AnimatedPNGWriter(width: width, height: height,
+                                           frameDuration: AnimatedPNGWriter.frameDuration(fps: rate), plays: plays,
+                                           options: PNGEncodingOptions(preset: options.png))
+            for frame in summary.paths { try writer.add(png: try InputFile.read(frame)) }
+            return try writer.finish()
+        case .gif:
+            let palette = gifPalette.flatMap(GIFOptions.Palette.init(rawValue:)) ?? .frame
+            var writer = GIFWriter(width: width, height: height, fps: rate, plays: plays,
+                                   options: GIFOptions(palette: palette, dither: dither))
+            for frame in summary.paths {
+                try writer.add(straightRGBA: try PNGDecoder().decodeStraight(try InputFile.read(frame)).pixels)
+            }
+            return try writer.finish()
+        case .webp:
+            let writer = try WebPWriter(width: width, height: height, fps: rate, plays: plays,
+                                        options: webp.flatMap(WebPOptions.init(argument:)) ?? .lossless)
+            for frame in summary.paths {
+                try writer.add(straightRGBA: try PNGDecoder().decodeStraight(try InputFile.read(frame)).pixels)
+            }
+            return try writer.finish()
+        }
     }
 
     /// Runs `body` with a progress bar on a terminal; render errors exit 1.

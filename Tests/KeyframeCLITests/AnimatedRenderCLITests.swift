@@ -99,7 +99,7 @@ final class AnimatedRenderCLITests: XCTestCase {
         XCTAssertTrue(several.stderr.contains("--animated writes one clip's animation; choose it with --clip (clips: walk, wave, walker)"),
                       several.stderr)
         XCTAssertFalse(FileManager.default.fileExists(atPath: file))
-        XCTAssertEqual(try CLIRunner.run(["render", walker, "--clip", "walk", "--animated", root.appendingPathComponent("a.gif").path]).status, 2)
+        XCTAssertEqual(try CLIRunner.run(["render", walker, "--clip", "walk", "--animated", root.appendingPathComponent("a.jpg").path]).status, 2)
         XCTAssertEqual(try CLIRunner.run(["render", walker, "--clip", "walk", "--animated", file, "--at", "0.5"]).status, 2)
         // A folder where the file should be: refused before anything is drawn.
         let folder = root.appendingPathComponent("taken.png")

@@ -9,7 +9,7 @@ final class PackageGraphTests: XCTestCase {
     /// reach libpng (`CLibPNG`, `CPNG16`) or anything else that needs pkg-config, directly or through another target.
     static let appTargets = ["KeyframeJSON", "KeyframeModel", "KeyframeImport", "KeyframeEngine", "KeyframeFiles",
                              "KeyframeCoreAnimation"]
-    static let systemTargets: Set<String> = ["CLibPNG", "CPNG16"]
+    static let systemTargets: Set<String> = ["CLibPNG", "CPNG16", "CWebP"]
 
     func testAppFacingTargetsBuildWithoutLibPNG() throws {
         // A scratch folder of its own: the package's .build is locked while `swift test` runs this test.
