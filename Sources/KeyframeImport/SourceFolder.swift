@@ -236,7 +236,13 @@ final class SourceFolder {
 
     /// The pixel size stored in a PNG's header, or `nil` when the file is missing or not a PNG. Reads 24 bytes.
     func pngSize(_ relative: String) -> Size? {
-        guard let clean = try? resolve(relative) else { return nil }
+        let clean: String
+        do { clean = try resolve(relative) } catch {
+            // A link that leads outside when it is resolved (it may lead back inside by the time the caller asks
+            // why): the reason is kept, so the error says so rather than that the file is not a PNG.
+            refusedOutside[relative] = error
+            return nil
+        }
         let bytes: [UInt8]
         if let memory {
             guard let file = memory[clean] else { return nil }
