@@ -8,7 +8,7 @@ import KeyframeRender
 /// What a document's meshes would cost as baked pictures instead of triangle layers, measured.
 ///
 /// Every mesh item each clip shows is drawn alone by `keyframe render`'s renderer on the Lottie export's canvas
-/// (``PoseBaker``: trimmed to its pixels, one picture per distinct pose, identical pixels merged), and the pictures are
+/// (`PoseBaker`: trimmed to its pixels, one picture per distinct pose, identical pixels merged), and the pictures are
 /// encoded with the export's PNG preset. `keyframe bench export --meshes` prints it beside the triangle form's bytes:
 /// the measurement a per-mesh choice between the two forms rests on (docs/performance.md, "Meshes").
 public struct MeshBakingEstimate: Sendable, Equatable {
