@@ -83,17 +83,9 @@ final class CoreAnimationFidelityTableTests: XCTestCase {
                 var expected = Bitmap(width: 1, height: 1)
                 renderer.render(plans[index], scenes: [scene], framing: framing, background: .transparent,
                                 into: &expected)
-                var pose = Pose()
-                for layer in player.draw(at: Double(index) / document.frameRate.framesPerSecond) {
-                    var item = try CoreAnimationRenderTests.item(layer, tree: tree, document: drawDocument)
-                    for shapes in layer.masks {
-                        pose.masks.append(try shapes.map {
-                            try CoreAnimationRenderTests.item($0, tree: tree, document: drawDocument)
-                        })
-                        item.masks.append(pose.masks.count - 1)
-                    }
-                    pose.items.append(item)
-                }
+                let pose = try CoreAnimationRenderTests.pose(
+                    of: player.draw(at: Double(index) / document.frameRate.framesPerSecond), tree: tree,
+                    document: drawDocument)
                 var actual = Bitmap(width: 1, height: 1)
                 renderer.render(pose, library: library, framing: framing, background: .transparent, into: &actual)
                 let worst = FrameDifference(actual, expected)

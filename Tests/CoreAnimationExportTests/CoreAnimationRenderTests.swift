@@ -48,24 +48,7 @@ final class CoreAnimationRenderTests: XCTestCase {
                     var expected = Bitmap(width: 1, height: 1)
                     renderer.render(plan, scenes: [scene], framing: framing, background: .transparent, into: &expected)
                     let drawn = player.draw(at: Double(index) / document.frameRate.framesPerSecond)
-                    var pose = Pose()
-                    for layer in drawn {
-                        var item = try Self.item(layer, tree: tree, document: drawDocument)
-                        var masks = layer.masks
-                        if let last = masks.last, last.count == 1, let polygon = last[0].shape {
-                            // A mesh triangle: the picture clipped by its shape-layer mask.
-                            // A triangle placed with no area draws nothing.
-                            guard let triangle = try Self.clipped(item, by: polygon, shape: last[0], document: drawDocument)
-                            else { continue }
-                            item = triangle
-                            masks.removeLast()
-                        }
-                        for shapes in masks {
-                            pose.masks.append(try shapes.map { try Self.item($0, tree: tree, document: drawDocument) })
-                            item.masks.append(pose.masks.count - 1)
-                        }
-                        pose.items.append(item)
-                    }
+                    let pose = try Self.pose(of: drawn, tree: tree, document: drawDocument)
                     var actual = Bitmap(width: 1, height: 1)
                     renderer.render(pose, library: library, framing: framing, background: .transparent, into: &actual)
                     let comparison = BitmapComparison.compare(actual, expected, tolerance: 1)
@@ -203,6 +186,31 @@ final class CoreAnimationRenderTests: XCTestCase {
         var clipped = item
         clipped.mesh = Pose.Mesh(positions: points, uvs: uvs, triangles: triangles)
         return clipped
+    }
+
+    /// What the model's drawn layers show, as a pose the renderer draws: each layer's picture, a mesh triangle clipped
+    /// by its shape-layer mask, and the other masks as mask items.
+    static func pose(of drawn: [CALayerTreePlayer.DrawnLayer], tree: CALayerTreeDocument, document: Document) throws
+        -> Pose
+    {
+        var pose = Pose()
+        for layer in drawn {
+            var item = try item(layer, tree: tree, document: document)
+            var masks = layer.masks
+            if let last = masks.last, last.count == 1, let polygon = last[0].shape {
+                // A mesh triangle: the picture clipped by its shape-layer mask. A triangle placed with no area draws
+                // nothing.
+                guard let triangle = try clipped(item, by: polygon, shape: last[0], document: document) else { continue }
+                item = triangle
+                masks.removeLast()
+            }
+            for shapes in masks {
+                pose.masks.append(try shapes.map { try Self.item($0, tree: tree, document: document) })
+                item.masks.append(pose.masks.count - 1)
+            }
+            pose.items.append(item)
+        }
+        return pose
     }
 
     /// The renderer's item for a drawn layer: the sprite named by the layer, placed by mapping the sprite's upright
