@@ -1,3 +1,5 @@
+import KeyframeJSON
+
 /// Writes a Cocos2d sprite-frame property list (format 2, as `SpriteFrameCache::addSpriteFramesWithFile` reads it):
 /// one XML plist per page with `frames` keyed by name and `metadata`.
 ///
@@ -16,7 +18,7 @@ enum CocosPlistWriter {
             // Twice the offset is a whole number: the centres differ by halves at most.
             let doubleX = 2 * entry.trimX + slot.width - entry.sourceWidth
             let doubleY = entry.sourceHeight - 2 * entry.trimY - slot.height
-            text += "\t\t<key>\(SparrowAtlasWriter.escape(entry.name))</key>\n\t\t<dict>\n"
+            text += "\t\t<key>\(XMLEscape.text(entry.name))</key>\n\t\t<dict>\n"
                 + "\t\t\t<key>frame</key>\n\t\t\t<string>{{\(slot.x),\(slot.y)},{\(slot.width),\(slot.height)}}</string>\n"
                 + "\t\t\t<key>offset</key>\n\t\t\t<string>{\(half(doubleX)),\(half(doubleY))}</string>\n"
                 + "\t\t\t<key>rotated</key>\n\t\t\t<false/>\n"
@@ -27,9 +29,9 @@ enum CocosPlistWriter {
         }
         text += "\t</dict>\n\t<key>metadata</key>\n\t<dict>\n"
             + "\t\t<key>format</key>\n\t\t<integer>2</integer>\n"
-            + "\t\t<key>realTextureFileName</key>\n\t\t<string>\(SparrowAtlasWriter.escape(image))</string>\n"
+            + "\t\t<key>realTextureFileName</key>\n\t\t<string>\(XMLEscape.text(image))</string>\n"
             + "\t\t<key>size</key>\n\t\t<string>{\(size.width),\(size.height)}</string>\n"
-            + "\t\t<key>textureFileName</key>\n\t\t<string>\(SparrowAtlasWriter.escape(image))</string>\n"
+            + "\t\t<key>textureFileName</key>\n\t\t<string>\(XMLEscape.text(image))</string>\n"
             + "\t</dict>\n</dict>\n</plist>\n"
         return Array(text.utf8)
     }

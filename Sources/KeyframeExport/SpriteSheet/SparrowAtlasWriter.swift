@@ -1,3 +1,5 @@
+import KeyframeJSON
+
 /// Writes Sparrow / Starling texture-atlas XML: one `TextureAtlas` per page, a `SubTexture` per frame.
 ///
 /// `x`, `y`, `width`, `height` are the stored picture on the page; `frameX`, `frameY` are minus the picture's offset
@@ -6,29 +8,13 @@
 enum SparrowAtlasWriter {
     /// The XML of one page named `image`, listing `entries` (those on that page).
     static func page(image: String, entries: [SheetEntry]) -> [UInt8] {
-        var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<TextureAtlas imagePath=\"\(escape(image))\">\n"
+        var text = "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<TextureAtlas imagePath=\"\(XMLEscape.text(image))\">\n"
         for entry in entries {
-            text += "\t<SubTexture name=\"\(escape(entry.name))\" x=\"\(entry.slot.x)\" y=\"\(entry.slot.y)\" "
+            text += "\t<SubTexture name=\"\(XMLEscape.text(entry.name))\" x=\"\(entry.slot.x)\" y=\"\(entry.slot.y)\" "
                 + "width=\"\(entry.slot.width)\" height=\"\(entry.slot.height)\" frameX=\"\(-entry.trimX)\" "
                 + "frameY=\"\(-entry.trimY)\" frameWidth=\"\(entry.sourceWidth)\" frameHeight=\"\(entry.sourceHeight)\"/>\n"
         }
         text += "</TextureAtlas>\n"
         return Array(text.utf8)
-    }
-
-    /// `text` with the characters XML reserves in attribute values escaped.
-    static func escape(_ text: String) -> String {
-        var out = ""
-        for character in text {
-            switch character {
-            case "&": out += "&amp;"
-            case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\"": out += "&quot;"
-            case "'": out += "&apos;"
-            default: out.append(character)
-            }
-        }
-        return out
     }
 }
